@@ -1,0 +1,2 @@
+/** Dagger modules of the core. */
+package dev.ratelimit.core.inject;

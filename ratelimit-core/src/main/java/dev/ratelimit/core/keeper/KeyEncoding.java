@@ -1,0 +1,98 @@
+package dev.ratelimit.core.keeper;
+
+import dev.ratelimit.core.store.StorageException;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Order-preserving, self-delimiting key parts (SPEC §8), as FoundationDB's tuple layer writes
+ * them: a string is its UTF-8 bytes with each 0x00 written as 0x00 0xFF, then a 0x00 terminator;
+ * a number is 8 bytes big-endian (unsigned). So keys never collide, {@code channel-1} is not a
+ * prefix of {@code channel-11}, and byte order is the canonical order (strings by unsigned UTF-8
+ * bytes, then numbers numerically).
+ */
+final class KeyEncoding {
+  private KeyEncoding() {}
+
+  /** Builds one key: table id then parts. */
+  static final class Builder {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+
+    Builder(byte tableId) {
+      out.write(tableId);
+    }
+
+    Builder string(String s) {
+      byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+      for (byte b : utf8) {
+        out.write(b);
+        if (b == 0) {
+          out.write(0xFF);
+        }
+      }
+      out.write(0);
+      return this;
+    }
+
+    Builder u64(long v) {
+      for (int shift = 56; shift >= 0; shift -= 8) {
+        out.write((int) (v >>> shift));
+      }
+      return this;
+    }
+
+    byte[] build() {
+      return out.toByteArray();
+    }
+  }
+
+  /** Reads the parts of a key back; any malformation is store corruption. */
+  static final class Reader {
+    private final byte[] key;
+    private int pos;
+
+    Reader(byte[] key, byte expectedTable) {
+      if (key.length == 0 || key[0] != expectedTable) {
+        throw new StorageException("key does not belong to table " + expectedTable);
+      }
+      this.key = key;
+      this.pos = 1;
+    }
+
+    String string() {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      while (true) {
+        if (pos >= key.length) {
+          throw new StorageException("unterminated string in key");
+        }
+        byte b = key[pos++];
+        if (b == 0) {
+          if (pos < key.length && key[pos] == (byte) 0xFF) {
+            out.write(0);
+            pos++;
+            continue;
+          }
+          return out.toString(StandardCharsets.UTF_8);
+        }
+        out.write(b);
+      }
+    }
+
+    long u64() {
+      if (pos + 8 > key.length) {
+        throw new StorageException("truncated number in key");
+      }
+      long v = 0;
+      for (int i = 0; i < 8; i++) {
+        v = (v << 8) | (key[pos++] & 0xFF);
+      }
+      return v;
+    }
+
+    void end() {
+      if (pos != key.length) {
+        throw new StorageException("trailing bytes in key");
+      }
+    }
+  }
+}

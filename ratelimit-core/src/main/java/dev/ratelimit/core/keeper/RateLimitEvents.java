@@ -1,0 +1,63 @@
+package dev.ratelimit.core.keeper;
+
+import dev.ratelimit.core.ErrorCode;
+import dev.ratelimit.core.host.Event;
+import dev.ratelimit.core.model.PacketDirection;
+import java.math.BigInteger;
+
+/** The module's events (SPEC §6): names and attributes in one place. */
+public final class RateLimitEvents {
+  public static final String MODULE = "ratelimit";
+  public static final String TRANSFER_DENIED = "transfer_denied";
+  public static final String INVALID_PACKET = "ratelimit_invalid_packet";
+  public static final String CHANNEL_VALUE_KEPT = "ratelimit_channel_value_kept";
+  public static final String REASON_RATE_LIMIT_EXCEEDED = "rate_limit_exceeded";
+  public static final String REASON_BLACKLISTED_DENOM = "blacklisted_denom";
+
+  private RateLimitEvents() {}
+
+  /** {@code packet_send} or {@code packet_recv}. */
+  public static String action(PacketDirection direction) {
+    return direction == PacketDirection.SEND ? "packet_send" : "packet_recv";
+  }
+
+  /** A quota or blacklist rejection. */
+  public static Event transferDenied(
+      String reason,
+      PacketDirection direction,
+      String denom,
+      String channelOrClientId,
+      BigInteger amount,
+      String error) {
+    return Event.of(
+        TRANSFER_DENIED,
+        "module", MODULE,
+        "reason", reason,
+        "action", action(direction),
+        "denom", denom,
+        "channel_or_client", channelOrClientId,
+        "amount", amount.toString(),
+        "error", error);
+  }
+
+  /** Packet data or an acknowledgement the module could not decode (codes 9, 10, 14). */
+  public static Event invalidPacket(String channelOrClientId, ErrorCode code, String error) {
+    return Event.of(
+        INVALID_PACKET,
+        "module", MODULE,
+        "channel_or_client", channelOrClientId,
+        "code", Integer.toString(code.code()),
+        "error", error);
+  }
+
+  /** A window started while the denom's supply was zero: the previous channel value is kept. */
+  public static Event channelValueKept(
+      String denom, String channelOrClientId, BigInteger channelValue) {
+    return Event.of(
+        CHANNEL_VALUE_KEPT,
+        "module", MODULE,
+        "denom", denom,
+        "channel_or_client", channelOrClientId,
+        "channel_value", channelValue.toString());
+  }
+}

@@ -1,0 +1,653 @@
+package dev.ratelimit.core.keeper;
+
+import dev.ratelimit.core.ErrorCode;
+import dev.ratelimit.core.RateLimitException;
+import dev.ratelimit.core.genesis.Genesis;
+import dev.ratelimit.core.host.BankSupply;
+import dev.ratelimit.core.host.BlockContext;
+import dev.ratelimit.core.host.IbcChannels;
+import dev.ratelimit.core.model.Amounts;
+import dev.ratelimit.core.model.Flow;
+import dev.ratelimit.core.model.HourEpoch;
+import dev.ratelimit.core.model.Identifiers;
+import dev.ratelimit.core.model.PacketDirection;
+import dev.ratelimit.core.model.Path;
+import dev.ratelimit.core.model.PendingPacket;
+import dev.ratelimit.core.model.Quota;
+import dev.ratelimit.core.model.RateLimit;
+import dev.ratelimit.core.model.RateLimitedPacket;
+import dev.ratelimit.core.model.Texts;
+import dev.ratelimit.core.model.WhitelistedAddressPair;
+import dev.ratelimit.core.rules.EpochRules;
+import dev.ratelimit.core.rules.QuotaDecision;
+import dev.ratelimit.core.rules.QuotaRules;
+import dev.ratelimit.core.store.KvEntry;
+import dev.ratelimit.core.store.KvScan;
+import dev.ratelimit.core.store.KvStore;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The rate-limit module's state and business logic: rate limits, pending packet markers, the
+ * denom blacklist, the address-pair whitelist, the hour epoch and window resets, genesis and
+ * queries. Every method takes the {@link BlockContext} it runs in (its store, time and events).
+ *
+ * <p>Methods that can fail validate everything before they write, so a thrown exception leaves
+ * the store unchanged; callers that combine several calls run them in {@link BlockContext#branch()}
+ * and commit on success. {@link IllegalArgumentException} means a caller mistake; {@link
+ * RateLimitException} is a rejection with a stable code.
+ *
+ * <p>Stateless and thread-confined like the chain that drives it.
+ */
+public final class RateLimitKeeper {
+  private final BankSupply bank;
+  private final IbcChannels channels;
+
+  public RateLimitKeeper(BankSupply bank, IbcChannels channels) {
+    this.bank = Objects.requireNonNull(bank, "bank");
+    this.channels = Objects.requireNonNull(channels, "channels");
+  }
+
+  // ---------------------------------------------------------------- rate limits
+
+  /** The rate limit of a path, if any. */
+  public Optional<RateLimit> getRateLimit(BlockContext ctx, Path path) {
+    Objects.requireNonNull(path, "path");
+    KvStore s = ctx.store();
+    return Schema.QUOTA
+        .get(s, path)
+        .map(q -> new RateLimit(path, q, Schema.FLOW.get(s, path).orElseThrow(
+            () -> new dev.ratelimit.core.store.StorageException(
+                "rate limit " + path + " has a quota but no flow"))));
+  }
+
+  /** Whether a rate limit exists on this path. */
+  public boolean hasRateLimit(BlockContext ctx, Path path) {
+    return Schema.QUOTA.has(ctx.store(), Objects.requireNonNull(path, "path"));
+  }
+
+  /**
+   * Stores a rate limit as is (quota and flow), replacing any on the same path, and keeps its
+   * place in the reset schedule. Pending markers are left alone.
+   */
+  public void setRateLimit(BlockContext ctx, RateLimit rateLimit) {
+    Objects.requireNonNull(rateLimit, "rateLimit");
+    KvStore s = ctx.store();
+    Path path = rateLimit.path();
+    Schema.QUOTA.get(s, path)
+        .filter(old -> old.durationHours() != rateLimit.quota().durationHours())
+        .ifPresent(old -> Schema.RESET_SCHEDULE.delete(
+            s, new Schema.ScheduledReset(old.durationHours(), path)));
+    Schema.QUOTA.put(s, path, rateLimit.quota());
+    Schema.FLOW.put(s, path, rateLimit.flow());
+    Schema.RESET_SCHEDULE.put(
+        s, new Schema.ScheduledReset(rateLimit.quota().durationHours(), path), Schema.Unit.INSTANCE);
+  }
+
+  /**
+   * Removes a path's rate limit and its pending send and recv markers (a fix over the Go module,
+   * where stale markers could give back capacity to a later limit). A no-op when absent.
+   */
+  public void removeRateLimit(BlockContext ctx, Path path) {
+    Objects.requireNonNull(path, "path");
+    KvStore s = ctx.store();
+    Optional<Quota> quota = Schema.QUOTA.get(s, path);
+    if (quota.isEmpty()) {
+      return;
+    }
+    Schema.RESET_SCHEDULE.delete(s, new Schema.ScheduledReset(quota.get().durationHours(), path));
+    Schema.QUOTA.delete(s, path);
+    Schema.FLOW.delete(s, path);
+    removeAllPendingPackets(ctx, path);
+  }
+
+  /** Every rate limit, in canonical order (channel_or_client_id, then denom). */
+  public List<RateLimit> getAllRateLimits(BlockContext ctx) {
+    return rateLimitsUnder(ctx, Schema.QUOTA.prefix());
+  }
+
+  /**
+   * The rate limits of one channel or client, by denom.
+   *
+   * @throws RateLimitException {@link ErrorCode#INVALID_CHANNEL_OR_CLIENT_ID} for an invalid id
+   */
+  public List<RateLimit> getRateLimitsByChannelOrClient(BlockContext ctx, String channelOrClientId) {
+    requireQueryId(channelOrClientId);
+    return rateLimitsUnder(ctx, Schema.QUOTA.prefix(channelOrClientId));
+  }
+
+  /**
+   * The rate limits whose channel or client leads to the chain {@code chainId}. Ids whose chain
+   * cannot be resolved are skipped (the Go module fails the whole query instead).
+   */
+  public List<RateLimit> getRateLimitsByChainId(BlockContext ctx, String chainId) {
+    Objects.requireNonNull(chainId, "chainId");
+    List<RateLimit> out = new ArrayList<>();
+    for (RateLimit rl : getAllRateLimits(ctx)) {
+      Optional<String> counterparty;
+      try {
+        counterparty = channels.counterpartyChainId(rl.path().channelOrClientId());
+      } catch (RuntimeException unresolvable) {
+        counterparty = Optional.empty();
+      }
+      if (counterparty.filter(chainId::equals).isPresent()) {
+        out.add(rl);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Adds a rate limit with a fresh flow {@code {0, 0, supply}}. Errors in this order: zero supply
+   * (3), already exists (1), channel or client not found (6).
+   */
+  public RateLimit addRateLimit(BlockContext ctx, Path path, Quota quota) {
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(quota, "quota");
+    BigInteger supply = supply(path.denom());
+    if (supply.signum() == 0) {
+      throw new RateLimitException(
+          ErrorCode.ZERO_CHANNEL_VALUE, "denom " + Texts.quote(path.denom()) + " has no supply");
+    }
+    if (hasRateLimit(ctx, path)) {
+      throw new RateLimitException(
+          ErrorCode.RATE_LIMIT_ALREADY_EXISTS, "a rate limit already exists on " + path);
+    }
+    if (!channels.channelOrClientExists(path.channelOrClientId())) {
+      throw new RateLimitException(
+          ErrorCode.CHANNEL_NOT_FOUND,
+          "no channel on port transfer and no client with id "
+              + Texts.quote(path.channelOrClientId()));
+    }
+    RateLimit rl = new RateLimit(path, quota, Flow.fresh(supply));
+    setRateLimit(ctx, rl);
+    return rl;
+  }
+
+  /**
+   * Replaces a rate limit's quota and starts a fresh window with the current supply; clears the
+   * path's pending markers so a packet of the old window cannot give back capacity in the new one.
+   *
+   * @throws RateLimitException {@link ErrorCode#RATE_LIMIT_NOT_FOUND}
+   */
+  public RateLimit updateRateLimit(BlockContext ctx, Path path, Quota quota) {
+    Objects.requireNonNull(quota, "quota");
+    RateLimit old = requireRateLimit(ctx, path);
+    RateLimit updated =
+        new RateLimit(path, quota, Flow.fresh(windowChannelValue(ctx, path, old.flow())));
+    setRateLimit(ctx, updated);
+    removeAllPendingPackets(ctx, path);
+    return updated;
+  }
+
+  /**
+   * Starts a fresh window now: flow {@code {0, 0, supply}} (keeping the last non-zero channel
+   * value when the supply is zero) and no pending markers for the path.
+   *
+   * @throws RateLimitException {@link ErrorCode#RATE_LIMIT_NOT_FOUND}
+   */
+  public RateLimit resetRateLimit(BlockContext ctx, Path path) {
+    RateLimit old = requireRateLimit(ctx, path);
+    RateLimit reset = resetWindow(ctx, old);
+    return reset;
+  }
+
+  private RateLimit resetWindow(BlockContext ctx, RateLimit old) {
+    Path path = old.path();
+    Flow fresh = Flow.fresh(windowChannelValue(ctx, path, old.flow()));
+    Schema.FLOW.put(ctx.store(), path, fresh);
+    removeAllPendingPackets(ctx, path);
+    return old.withFlow(fresh);
+  }
+
+  /**
+   * The channel value of a new window: the current supply, or (fix over the Go module) the
+   * previous channel value when the supply is zero, with an event. An unlimited window right after
+   * every voucher went home would let a compromised counterparty mint without limit.
+   */
+  private BigInteger windowChannelValue(BlockContext ctx, Path path, Flow previous) {
+    BigInteger supply = supply(path.denom());
+    if (supply.signum() != 0) {
+      return supply;
+    }
+    ctx.emit(
+        RateLimitEvents.channelValueKept(
+            path.denom(), path.channelOrClientId(), previous.channelValue()));
+    return previous.channelValue();
+  }
+
+  private RateLimit requireRateLimit(BlockContext ctx, Path path) {
+    Objects.requireNonNull(path, "path");
+    return getRateLimit(ctx, path)
+        .orElseThrow(
+            () -> new RateLimitException(ErrorCode.RATE_LIMIT_NOT_FOUND, "no rate limit on " + path));
+  }
+
+  private BigInteger supply(String denom) {
+    BigInteger supply = bank.totalSupply(denom);
+    if (!Amounts.inRange(supply)) {
+      throw new IllegalStateException(
+          "bank reported an out-of-range supply for " + Texts.quote(denom) + ": " + supply);
+    }
+    return supply;
+  }
+
+  private List<RateLimit> rateLimitsUnder(BlockContext ctx, byte[] prefix) {
+    KvStore s = ctx.store();
+    List<RateLimit> out = new ArrayList<>();
+    Schema.QUOTA.forEach(
+        s,
+        prefix,
+        (path, quota) ->
+            out.add(new RateLimit(path, quota, Schema.FLOW.get(s, path).orElseThrow(
+                () -> new dev.ratelimit.core.store.StorageException(
+                    "rate limit " + path + " has a quota but no flow")))));
+    return out;
+  }
+
+  private static void requireQueryId(String channelOrClientId) {
+    if (!Identifiers.isChannelOrClientId(channelOrClientId)) {
+      throw new RateLimitException(
+          ErrorCode.INVALID_CHANNEL_OR_CLIENT_ID,
+          "not a channel or client id: " + Texts.quote(channelOrClientId));
+    }
+  }
+
+  // ---------------------------------------------------------------- pending packets
+
+  /** Records a send counted in the current window (undone on failure only while it exists). */
+  public void setPendingSendPacket(BlockContext ctx, PendingPacket packet) {
+    Schema.PENDING_SEND.put(ctx.store(), Objects.requireNonNull(packet, "packet"), Schema.Unit.INSTANCE);
+  }
+
+  /** Removes a pending send marker; returns whether it existed. */
+  public boolean removePendingSendPacket(BlockContext ctx, PendingPacket packet) {
+    return removeMarker(ctx, Schema.PENDING_SEND, packet);
+  }
+
+  /** Whether the send was counted in the current window ({@code CheckPacketSentDuringCurrentQuota}). */
+  public boolean isPendingSendPacket(BlockContext ctx, PendingPacket packet) {
+    return Schema.PENDING_SEND.has(ctx.store(), Objects.requireNonNull(packet, "packet"));
+  }
+
+  /** Every pending send marker, in canonical order (channel, denom, sequence). */
+  public List<PendingPacket> getAllPendingSendPackets(BlockContext ctx) {
+    return Schema.PENDING_SEND.keys(ctx.store(), Schema.PENDING_SEND.prefix());
+  }
+
+  /** The pending send markers of one path, by sequence. */
+  public List<PendingPacket> getPendingSendPackets(BlockContext ctx, Path path) {
+    return Schema.PENDING_SEND.keys(
+        ctx.store(), Schema.PENDING_SEND.prefix(path.channelOrClientId(), path.denom()));
+  }
+
+  /** Records a receive counted in the current window whose acknowledgement is asynchronous. */
+  public void setPendingRecvPacket(BlockContext ctx, PendingPacket packet) {
+    Schema.PENDING_RECV.put(ctx.store(), Objects.requireNonNull(packet, "packet"), Schema.Unit.INSTANCE);
+  }
+
+  /** Removes a pending recv marker; returns whether it existed. */
+  public boolean removePendingRecvPacket(BlockContext ctx, PendingPacket packet) {
+    return removeMarker(ctx, Schema.PENDING_RECV, packet);
+  }
+
+  /** Whether the receive was counted in the current window and still awaits its ack. */
+  public boolean isPendingRecvPacket(BlockContext ctx, PendingPacket packet) {
+    return Schema.PENDING_RECV.has(ctx.store(), Objects.requireNonNull(packet, "packet"));
+  }
+
+  /** Every pending recv marker, in canonical order. */
+  public List<PendingPacket> getAllPendingRecvPackets(BlockContext ctx) {
+    return Schema.PENDING_RECV.keys(ctx.store(), Schema.PENDING_RECV.prefix());
+  }
+
+  /** The pending recv markers of one path, by sequence. */
+  public List<PendingPacket> getPendingRecvPackets(BlockContext ctx, Path path) {
+    return Schema.PENDING_RECV.keys(
+        ctx.store(), Schema.PENDING_RECV.prefix(path.channelOrClientId(), path.denom()));
+  }
+
+  /**
+   * Removes the send and recv markers of exactly this (channel, denom): other denoms on the
+   * channel and look-alike channels ({@code channel-11} for {@code channel-1}) keep theirs.
+   */
+  public void removeAllPendingPackets(BlockContext ctx, Path path) {
+    Objects.requireNonNull(path, "path");
+    KvStore s = ctx.store();
+    Schema.PENDING_SEND.deleteAll(s, Schema.PENDING_SEND.prefix(path.channelOrClientId(), path.denom()));
+    Schema.PENDING_RECV.deleteAll(s, Schema.PENDING_RECV.prefix(path.channelOrClientId(), path.denom()));
+  }
+
+  private static boolean removeMarker(
+      BlockContext ctx, Table<PendingPacket, Schema.Unit> table, PendingPacket packet) {
+    Objects.requireNonNull(packet, "packet");
+    KvStore s = ctx.store();
+    if (!table.has(s, packet)) {
+      return false;
+    }
+    table.delete(s, packet);
+    return true;
+  }
+
+  // ---------------------------------------------------------------- blacklist
+
+  /** Halts all IBC transfers of a denom, in both directions, on all channels. Idempotent. */
+  public void addDenomToBlacklist(BlockContext ctx, String denom) {
+    Schema.BLACKLIST.put(ctx.store(), requireDenom(denom), Schema.Unit.INSTANCE);
+  }
+
+  /** Re-enables transfers of a denom. Idempotent. */
+  public void removeDenomFromBlacklist(BlockContext ctx, String denom) {
+    Schema.BLACKLIST.delete(ctx.store(), requireDenom(denom));
+  }
+
+  public boolean isDenomBlacklisted(BlockContext ctx, String denom) {
+    return Schema.BLACKLIST.has(ctx.store(), requireDenom(denom));
+  }
+
+  /** Every blacklisted denom, in canonical (unsigned UTF-8) order. */
+  public List<String> getAllBlacklistedDenoms(BlockContext ctx) {
+    return Schema.BLACKLIST.keys(ctx.store(), Schema.BLACKLIST.prefix());
+  }
+
+  private static String requireDenom(String denom) {
+    Objects.requireNonNull(denom, "denom");
+    if (denom.isEmpty()) {
+      throw new IllegalArgumentException("denom must not be empty");
+    }
+    return Texts.requireWellFormed(denom, "denom");
+  }
+
+  // ---------------------------------------------------------------- whitelist
+
+  /** Lets transfers from {@code sender} to {@code receiver} skip the quota. Idempotent. */
+  public void setWhitelistedAddressPair(BlockContext ctx, WhitelistedAddressPair pair) {
+    Schema.WHITELIST.put(ctx.store(), Objects.requireNonNull(pair, "pair"), Schema.Unit.INSTANCE);
+  }
+
+  /** Counts that pair's transfers again. Idempotent. */
+  public void removeWhitelistedAddressPair(BlockContext ctx, WhitelistedAddressPair pair) {
+    Schema.WHITELIST.delete(ctx.store(), Objects.requireNonNull(pair, "pair"));
+  }
+
+  public boolean isAddressPairWhitelisted(BlockContext ctx, String sender, String receiver) {
+    if (sender == null || receiver == null || sender.isEmpty() || receiver.isEmpty()) {
+      return false;
+    }
+    return Schema.WHITELIST.has(ctx.store(), new WhitelistedAddressPair(sender, receiver));
+  }
+
+  /** Every whitelisted pair, in canonical order (sender, receiver). */
+  public List<WhitelistedAddressPair> getAllWhitelistedAddressPairs(BlockContext ctx) {
+    return Schema.WHITELIST.keys(ctx.store(), Schema.WHITELIST.prefix());
+  }
+
+  // ---------------------------------------------------------------- packets
+
+  /**
+   * Checks a packet against the blacklist and its path's quota and, when it fits, adds its amount
+   * to the flow (SPEC §2 order): a blacklisted denom is rejected in both directions even without a
+   * rate limit; no rate limit or a whitelisted (sender, receiver) pair passes with nothing
+   * recorded. Pending markers are the caller's: a send knows its sequence only after sending.
+   *
+   * <p>A rejection emits {@code transfer_denied} with {@link BlockContext#emitDurable} (it stays
+   * visible when the caller rolls the step back) and writes nothing.
+   *
+   * @return true iff the flow was updated (so the caller records a pending marker)
+   * @throws RateLimitException {@link ErrorCode#DENOM_BLACKLISTED}, {@link
+   *     ErrorCode#QUOTA_EXCEEDED} (with the numbers and the window reset time), or {@link
+   *     ErrorCode#FLOW_OVERFLOW}
+   */
+  public boolean checkRateLimitAndUpdateFlow(
+      BlockContext ctx, PacketDirection direction, RateLimitedPacket packet) {
+    Objects.requireNonNull(direction, "direction");
+    Objects.requireNonNull(packet, "packet");
+    KvStore s = ctx.store();
+    if (Schema.BLACKLIST.has(s, packet.denom())) {
+      String msg = "denom " + Texts.quote(packet.denom()) + " is blacklisted";
+      ctx.emitDurable(
+          RateLimitEvents.transferDenied(
+              RateLimitEvents.REASON_BLACKLISTED_DENOM,
+              direction,
+              packet.denom(),
+              packet.channelOrClientId(),
+              packet.amount(),
+              msg));
+      throw new RateLimitException(ErrorCode.DENOM_BLACKLISTED, msg);
+    }
+    Path path = packet.path();
+    Optional<Quota> quota = Schema.QUOTA.get(s, path);
+    if (quota.isEmpty()) {
+      return false;
+    }
+    if (isAddressPairWhitelisted(ctx, packet.sender(), packet.receiver())) {
+      return false;
+    }
+    Flow flow = Schema.FLOW.get(s, path).orElseThrow(
+        () -> new dev.ratelimit.core.store.StorageException(
+            "rate limit " + path + " has a quota but no flow"));
+    QuotaDecision decision = QuotaRules.check(direction, flow, quota.get(), packet.amount());
+    if (!decision.allowed()) {
+      String msg = quotaExceededMessage(ctx, direction, path, flow, quota.get(), decision);
+      ctx.emitDurable(
+          RateLimitEvents.transferDenied(
+              RateLimitEvents.REASON_RATE_LIMIT_EXCEEDED,
+              direction,
+              packet.denom(),
+              packet.channelOrClientId(),
+              packet.amount(),
+              msg));
+      throw new RateLimitException(ErrorCode.QUOTA_EXCEEDED, msg);
+    }
+    Schema.FLOW.put(s, path, decision.flow());
+    return true;
+  }
+
+  private String quotaExceededMessage(
+      BlockContext ctx,
+      PacketDirection direction,
+      Path path,
+      Flow flow,
+      Quota quota,
+      QuotaDecision decision) {
+    StringBuilder sb = new StringBuilder()
+        .append(direction == PacketDirection.SEND ? "send" : "recv")
+        .append(" on ").append(path)
+        .append(": net ").append(direction == PacketDirection.SEND ? "outflow " : "inflow ")
+        .append(decision.netFlowAfter())
+        .append(" would exceed ").append(decision.percent()).append("% of channel value ")
+        .append(flow.channelValue())
+        .append(" (threshold ").append(decision.threshold()).append(")");
+    getHourEpoch(ctx).ifPresent(epoch -> {
+      Instant resetsAt = EpochRules.windowResetsAt(epoch, quota.durationHours());
+      sb.append("; window resets at ").append(resetsAt)
+          .append(" (in ").append(secondsUntil(ctx.time(), resetsAt)).append("s)");
+    });
+    return sb.toString();
+  }
+
+  /**
+   * Takes back a failed or timed-out send: if its marker exists (it was sent in the current
+   * window), {@code outflow -= amount} clamped at 0 and the marker is removed.
+   *
+   * @return whether the flow was changed
+   */
+  public boolean undoSendPacket(BlockContext ctx, PendingPacket packet, BigInteger amount) {
+    return undo(ctx, Schema.PENDING_SEND, PacketDirection.SEND, packet, amount);
+  }
+
+  /**
+   * Takes back a receive whose asynchronous acknowledgement is an error: if its marker exists,
+   * {@code inflow -= amount} clamped at 0 and the marker is removed.
+   *
+   * @return whether the flow was changed
+   */
+  public boolean undoReceivePacket(BlockContext ctx, PendingPacket packet, BigInteger amount) {
+    return undo(ctx, Schema.PENDING_RECV, PacketDirection.RECV, packet, amount);
+  }
+
+  private boolean undo(
+      BlockContext ctx,
+      Table<PendingPacket, Schema.Unit> markers,
+      PacketDirection direction,
+      PendingPacket packet,
+      BigInteger amount) {
+    Objects.requireNonNull(packet, "packet");
+    Amounts.require(amount, "amount");
+    KvStore s = ctx.store();
+    if (!markers.has(s, packet)) {
+      return false;
+    }
+    markers.delete(s, packet);
+    Path path = packet.path();
+    Optional<Flow> flow = Schema.FLOW.get(s, path);
+    if (flow.isEmpty()) {
+      return false;
+    }
+    Schema.FLOW.put(s, path, QuotaRules.undo(direction, flow.get(), amount));
+    return true;
+  }
+
+  // ---------------------------------------------------------------- epochs and windows
+
+  /** The hour epoch, once InitGenesis stored it. */
+  public Optional<HourEpoch> getHourEpoch(BlockContext ctx) {
+    return Schema.HOUR_EPOCH.get(ctx.store(), Schema.Unit.INSTANCE);
+  }
+
+  /**
+   * Advances the hour epoch to the block time and resets every window that ended: all missed
+   * hours in one block (fix over the Go module, which advanced one hour per block), each limit at
+   * most once. Work is proportional to the limits that reset, not to all limits.
+   *
+   * @throws RateLimitException {@link ErrorCode#HOUR_EPOCH_INVALID} when no epoch is stored
+   */
+  public void beginBlock(BlockContext ctx) {
+    HourEpoch epoch =
+        getHourEpoch(ctx)
+            .orElseThrow(
+                () ->
+                    new RateLimitException(
+                        ErrorCode.HOUR_EPOCH_INVALID,
+                        "no hour epoch stored: InitGenesis must run before the first BeginBlock"));
+    long hours = EpochRules.hoursToAdvance(epoch, ctx.time());
+    if (hours == 0) {
+      return;
+    }
+    HourEpoch next = EpochRules.advance(epoch, hours, ctx.height());
+    Schema.HOUR_EPOCH.put(ctx.store(), Schema.Unit.INSTANCE, next);
+    resetEndedWindows(ctx, epoch.epochNumber(), next.epochNumber());
+  }
+
+  private void resetEndedWindows(BlockContext ctx, long before, long after) {
+    KvStore s = ctx.store();
+    long duration = nextScheduledDuration(s, 0);
+    while (duration != 0) {
+      if (EpochRules.windowEnds(before, after, duration)) {
+        List<Path> due = new ArrayList<>();
+        Schema.RESET_SCHEDULE.forEach(
+            s, Schema.RESET_SCHEDULE.prefix(duration), (entry, unit) -> due.add(entry.path()));
+        for (Path path : due) {
+          getRateLimit(ctx, path).ifPresent(rl -> resetWindow(ctx, rl));
+        }
+      }
+      if (duration == -1L) { // 2^64-1 hours: nothing can follow
+        break;
+      }
+      duration = nextScheduledDuration(s, duration + 1);
+    }
+  }
+
+  /** The smallest scheduled window length at or above {@code from} (unsigned), or 0 if none. */
+  private static long nextScheduledDuration(KvStore s, long from) {
+    byte[] start = Schema.RESET_SCHEDULE.prefix(from);
+    byte[] end = Schema.RESET_SCHEDULE.prefix().clone();
+    end[0]++;
+    try (KvScan scan = s.scan(start, end)) {
+      if (!scan.hasNext()) {
+        return 0;
+      }
+      KvEntry e = scan.next();
+      return Schema.RESET_SCHEDULE.decodeKey(e.key()).durationHours();
+    }
+  }
+
+  /**
+   * The capacity left on a path in the current window and when it resets.
+   *
+   * @throws RateLimitException {@link ErrorCode#RATE_LIMIT_NOT_FOUND}, or {@link
+   *     ErrorCode#HOUR_EPOCH_INVALID} when no epoch is stored
+   */
+  public RemainingCapacity remainingCapacity(BlockContext ctx, Path path) {
+    RateLimit rl = requireRateLimit(ctx, path);
+    HourEpoch epoch =
+        getHourEpoch(ctx)
+            .orElseThrow(
+                () -> new RateLimitException(ErrorCode.HOUR_EPOCH_INVALID, "no hour epoch stored"));
+    Instant resetsAt = EpochRules.windowResetsAt(epoch, rl.quota().durationHours());
+    return new RemainingCapacity(
+        path,
+        capacity(rl, PacketDirection.SEND),
+        capacity(rl, PacketDirection.RECV),
+        resetsAt,
+        secondsUntil(ctx.time(), resetsAt));
+  }
+
+  private static RemainingCapacity.Direction capacity(RateLimit rl, PacketDirection direction) {
+    int pct = QuotaRules.percent(rl.quota(), direction);
+    BigInteger threshold = QuotaRules.threshold(rl.flow().channelValue(), pct);
+    BigInteger net = QuotaRules.netFlow(rl.flow(), direction);
+    Optional<BigInteger> remaining =
+        rl.flow().channelValue().signum() == 0
+            ? Optional.empty()
+            : Optional.of(threshold.subtract(net).max(BigInteger.ZERO));
+    return new RemainingCapacity.Direction(pct, threshold, net, remaining);
+  }
+
+  private static long secondsUntil(Instant now, Instant then) {
+    if (!then.isAfter(now)) {
+      return 0;
+    }
+    if (then.equals(Instant.MAX)) {
+      return Long.MAX_VALUE;
+    }
+    Duration d = Duration.between(now, then);
+    return d.getNano() == 0 ? d.getSeconds() : d.getSeconds() + 1;
+  }
+
+  // ---------------------------------------------------------------- genesis
+
+  /**
+   * Loads a validated genesis into an empty module store and stores the hour epoch: the imported
+   * one, or (when the genesis has none) the UTC hour of the genesis block (SPEC §4).
+   */
+  public void initGenesis(BlockContext ctx, Genesis genesis) {
+    Objects.requireNonNull(genesis, "genesis");
+    for (RateLimit rl : genesis.rateLimits()) {
+      setRateLimit(ctx, rl);
+    }
+    genesis.whitelistedAddressPairs().forEach(p -> setWhitelistedAddressPair(ctx, p));
+    genesis.blacklistedDenoms().forEach(d -> addDenomToBlacklist(ctx, d));
+    genesis.pendingSendPackets().forEach(p -> setPendingSendPacket(ctx, p));
+    genesis.pendingRecvPackets().forEach(p -> setPendingRecvPacket(ctx, p));
+    HourEpoch epoch =
+        genesis.hourEpoch().orElseGet(() -> EpochRules.initial(ctx.time(), ctx.height()));
+    Schema.HOUR_EPOCH.put(ctx.store(), Schema.Unit.INSTANCE, epoch);
+  }
+
+  /** The module's state as a genesis, every list in canonical order. */
+  public Genesis exportGenesis(BlockContext ctx) {
+    return new Genesis(
+        getAllRateLimits(ctx),
+        getAllWhitelistedAddressPairs(ctx),
+        getAllBlacklistedDenoms(ctx),
+        getAllPendingSendPackets(ctx),
+        getAllPendingRecvPackets(ctx),
+        getHourEpoch(ctx));
+  }
+}

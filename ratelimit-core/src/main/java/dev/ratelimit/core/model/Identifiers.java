@@ -1,0 +1,64 @@
+package dev.ratelimit.core.model;
+
+import java.math.BigInteger;
+import java.util.regex.Pattern;
+
+/**
+ * Channel and client identifier rules, exactly as ibc-go's denom-trace parser reads hop ids.
+ *
+ * <p>A valid hop id is a channel id {@code channel-N} or a client id ({@code 09-localhost}, or
+ * {@code prefix-N} with a prefix of letters, digits, {@code _} and inner {@code -}), where N has at
+ * most 20 digits and fits an unsigned 64-bit integer. No length limit applies to the prefix.
+ */
+public final class Identifiers {
+  private static final Pattern CHANNEL_ID = Pattern.compile("channel-([0-9]{1,20})");
+  private static final Pattern CLIENT_ID =
+      Pattern.compile("[A-Za-z0-9_]+(?:[A-Za-z0-9_-]+[A-Za-z0-9_])?-([0-9]{1,20})");
+  private static final BigInteger MAX_UINT64 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+  private static final String LOCALHOST_CLIENT = "09-localhost";
+
+  private Identifiers() {}
+
+  /** {@code channel-N} with N a uint64. */
+  public static boolean isChannelId(String id) {
+    if (id == null) {
+      return false;
+    }
+    var m = CHANNEL_ID.matcher(id);
+    return m.matches() && fitsUint64(m.group(1));
+  }
+
+  /** {@code 09-localhost} or {@code prefix-N} with N a uint64 (channel ids also match). */
+  public static boolean isClientId(String id) {
+    if (id == null) {
+      return false;
+    }
+    if (LOCALHOST_CLIENT.equals(id)) {
+      return true;
+    }
+    var m = CLIENT_ID.matcher(id);
+    return m.matches() && fitsUint64(m.group(1));
+  }
+
+  /** A channel id or a client id: what may stand in a rate limit's path or a denom trace hop. */
+  public static boolean isChannelOrClientId(String id) {
+    return isChannelId(id) || isClientId(id);
+  }
+
+  /**
+   * Returns {@code id} if it is a valid channel or client id.
+   *
+   * @throws IllegalArgumentException naming {@code field} when it is not
+   */
+  public static String requireChannelOrClientId(String id, String field) {
+    if (!isChannelOrClientId(id)) {
+      throw new IllegalArgumentException(
+          field + " must be a channel id (channel-N) or a client id, got " + Texts.quote(id));
+    }
+    return id;
+  }
+
+  private static boolean fitsUint64(String digits) {
+    return new BigInteger(digits).compareTo(MAX_UINT64) <= 0;
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * The rate-limit module's core: error codes shared by every layer. Sub-packages hold the value
+ * types ({@code model}), the storage port and engines ({@code store}), the ports a host chain
+ * implements ({@code host}), state and rules ({@code keeper}), genesis ({@code genesis}) and the
+ * Dagger wiring ({@code inject}).
+ */
+package dev.ratelimit.core;

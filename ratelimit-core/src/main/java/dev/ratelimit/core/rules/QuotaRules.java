@@ -1,0 +1,88 @@
+package dev.ratelimit.core.rules;
+
+import dev.ratelimit.core.ErrorCode;
+import dev.ratelimit.core.RateLimitException;
+import dev.ratelimit.core.model.Amounts;
+import dev.ratelimit.core.model.Flow;
+import dev.ratelimit.core.model.PacketDirection;
+import dev.ratelimit.core.model.Quota;
+import java.math.BigInteger;
+import java.util.Objects;
+
+/**
+ * The quota check and flow arithmetic, exactly (SPEC §2). Pure functions of their arguments,
+ * in exact integer math: intermediate values are unbounded, stored values stay below 2^256.
+ */
+public final class QuotaRules {
+  private static final BigInteger HUNDRED = BigInteger.valueOf(100);
+
+  private QuotaRules() {}
+
+  /** {@code floor(channelValue * percent / 100)}. */
+  public static BigInteger threshold(BigInteger channelValue, int percent) {
+    return channelValue.multiply(BigInteger.valueOf(percent)).divide(HUNDRED);
+  }
+
+  /** The percentage that applies to a direction. */
+  public static int percent(Quota quota, PacketDirection direction) {
+    return direction == PacketDirection.SEND ? quota.maxPercentSend() : quota.maxPercentRecv();
+  }
+
+  /** Net flow in a direction: outflow − inflow for a send, inflow − outflow for a receive. */
+  public static BigInteger netFlow(Flow flow, PacketDirection direction) {
+    return direction == PacketDirection.SEND
+        ? flow.outflow().subtract(flow.inflow())
+        : flow.inflow().subtract(flow.outflow());
+  }
+
+  /**
+   * Decides whether {@code amount} may move in {@code direction}: it exceeds iff the channel
+   * value is not zero and {@code net + amount > threshold} (landing exactly on the threshold is
+   * accepted). When accepted, the returned decision carries the updated flow.
+   *
+   * @throws RateLimitException {@link ErrorCode#FLOW_OVERFLOW} when an accepted amount would take
+   *     the inflow or outflow to 2^256 or beyond
+   * @throws IllegalArgumentException when {@code amount} is not in [0, 2^256)
+   */
+  public static QuotaDecision check(
+      PacketDirection direction, Flow flow, Quota quota, BigInteger amount) {
+    Objects.requireNonNull(direction, "direction");
+    Objects.requireNonNull(flow, "flow");
+    Objects.requireNonNull(quota, "quota");
+    Amounts.require(amount, "amount");
+    int pct = percent(quota, direction);
+    BigInteger threshold = threshold(flow.channelValue(), pct);
+    BigInteger netAfter = netFlow(flow, direction).add(amount);
+    if (flow.channelValue().signum() != 0 && netAfter.compareTo(threshold) > 0) {
+      return new QuotaDecision(false, flow, netAfter, threshold, pct);
+    }
+    return new QuotaDecision(true, add(direction, flow, amount), netAfter, threshold, pct);
+  }
+
+  /**
+   * Takes back a counted amount (a failed send, an error ack of a receive): the flow of that
+   * direction minus {@code amount}, clamped at zero.
+   */
+  public static Flow undo(PacketDirection direction, Flow flow, BigInteger amount) {
+    Amounts.require(amount, "amount");
+    if (direction == PacketDirection.SEND) {
+      return flow.withOutflow(flow.outflow().subtract(amount).max(BigInteger.ZERO));
+    }
+    return flow.withInflow(flow.inflow().subtract(amount).max(BigInteger.ZERO));
+  }
+
+  private static Flow add(PacketDirection direction, Flow flow, BigInteger amount) {
+    BigInteger current = direction == PacketDirection.SEND ? flow.outflow() : flow.inflow();
+    BigInteger updated = current.add(amount);
+    if (updated.compareTo(Amounts.LIMIT) >= 0) {
+      throw new RateLimitException(
+          ErrorCode.FLOW_OVERFLOW,
+          (direction == PacketDirection.SEND ? "outflow " : "inflow ")
+              + current
+              + " + "
+              + amount
+              + " reaches 2^256");
+    }
+    return direction == PacketDirection.SEND ? flow.withOutflow(updated) : flow.withInflow(updated);
+  }
+}

@@ -1,0 +1,270 @@
+package dev.ratelimit.core.store;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.iq80.leveldb.DB;
+import org.iq80.leveldb.DBException;
+import org.iq80.leveldb.DBIterator;
+import org.iq80.leveldb.Options;
+import org.iq80.leveldb.WriteOptions;
+import org.iq80.leveldb.impl.Iq80DBFactory;
+
+/**
+ * A {@link KvStore} on disk, backed by the pure-Java iq80 LevelDB port. Its default bytewise
+ * comparator is the same unsigned order as {@link MemoryKvStore}.
+ *
+ * <p><b>Durability.</b> {@link #put}, {@link #delete} and {@link #write} are not synced: they
+ * survive a process crash (the write-ahead log is written before the call returns) but possibly
+ * not an operating-system crash or power loss. {@link #writeSync} additionally fsyncs the log
+ * before returning; use it for the one write that commits a block.
+ *
+ * <p>iq80 keeps the arrays passed to it in its memtable, so this class copies keys and values before
+ * handing them over. A scan sees the store as it was when the scan started. Closing the store closes the scans
+ * still open. Every engine failure is rethrown as a {@link StorageException} naming the directory.
+ * Not thread-safe; the caller owns the store and must {@link #close()} it.
+ */
+public final class LevelDbKvStore implements KvStore, AutoCloseable {
+  private static final WriteOptions NO_SYNC = new WriteOptions().sync(false);
+  private static final WriteOptions SYNC = new WriteOptions().sync(true);
+
+  private final Path dir;
+  private final DB db;
+  private final Set<LevelDbScan> openScans = Collections.newSetFromMap(new IdentityHashMap<>());
+  private boolean closed;
+
+  private LevelDbKvStore(Path dir, DB db) {
+    this.dir = dir;
+    this.db = db;
+  }
+
+  /**
+   * Opens the database in {@code dir}, creating the directory (and parents) and an empty database
+   * if missing.
+   *
+   * @throws StorageException if the directory cannot be created, or the database cannot be opened
+   *     (for example it is corrupt or already open, in this process or another)
+   */
+  public static LevelDbKvStore open(Path dir) {
+    Objects.requireNonNull(dir, "dir");
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException | RuntimeException e) {
+      throw new StorageException("cannot create LevelDB directory " + dir + ": " + e, e);
+    }
+    Options options = new Options().createIfMissing(true);
+    try {
+      return new LevelDbKvStore(dir, Iq80DBFactory.factory.open(dir.toFile(), options));
+    } catch (IOException | RuntimeException e) {
+      // iq80 reports a lock held in this JVM as OverlappingFileLockException, and a lock held by
+      // another process or corruption as IllegalStateException / DBException.
+      throw new StorageException("cannot open LevelDB at " + dir + ": " + e, e);
+    }
+  }
+
+  /** The directory holding the database files. */
+  public Path directory() {
+    return dir;
+  }
+
+  @Override
+  public Optional<byte[]> get(byte[] key) {
+    checkOpen();
+    Bytes.requireKey(key);
+    try {
+      return Optional.ofNullable(db.get(key));
+    } catch (DBException e) {
+      throw failure("get", e);
+    }
+  }
+
+  @Override
+  public void put(byte[] key, byte[] value) {
+    checkOpen();
+    Bytes.requireKey(key);
+    Bytes.requireValue(value);
+    try {
+      // iq80 keeps the caller's arrays in its memtable without copying them
+      db.put(key.clone(), value.clone(), NO_SYNC);
+    } catch (DBException e) {
+      throw failure("put", e);
+    }
+  }
+
+  @Override
+  public void delete(byte[] key) {
+    checkOpen();
+    Bytes.requireKey(key);
+    try {
+      db.delete(key.clone(), NO_SYNC); // iq80 keeps the array, see put
+    } catch (DBException e) {
+      throw failure("delete", e);
+    }
+  }
+
+  @Override
+  public KvScan scan(byte[] fromInclusive, byte[] toExclusive) {
+    checkOpen();
+    Bytes.checkRange(fromInclusive, toExclusive);
+    DBIterator it;
+    try {
+      it = db.iterator();
+    } catch (DBException e) {
+      throw failure("scan", e);
+    }
+    try {
+      if (fromInclusive == null) {
+        it.seekToFirst();
+      } else {
+        it.seek(fromInclusive);
+      }
+    } catch (DBException e) {
+      closeQuietly(it);
+      throw failure("scan", e);
+    }
+    LevelDbScan scan = new LevelDbScan(it, toExclusive == null ? null : toExclusive.clone());
+    openScans.add(scan);
+    return scan;
+  }
+
+  /** Applies {@code batch} atomically as one LevelDB write batch, without fsync. */
+  @Override
+  public void write(WriteBatch batch) {
+    write(batch, NO_SYNC);
+  }
+
+  /**
+   * Applies {@code batch} atomically as one LevelDB write batch and fsyncs the write-ahead log
+   * before returning, so the batch survives a power loss once this returns.
+   */
+  public void writeSync(WriteBatch batch) {
+    write(batch, SYNC);
+  }
+
+  private void write(WriteBatch batch, WriteOptions options) {
+    checkOpen();
+    Objects.requireNonNull(batch, "batch");
+    try (org.iq80.leveldb.WriteBatch engineBatch = db.createWriteBatch()) {
+      // forEach hands out fresh copies, which iq80 may keep
+      batch.forEach(
+          (key, value) -> {
+            if (value == null) {
+              engineBatch.delete(key);
+            } else {
+              engineBatch.put(key, value);
+            }
+          });
+      db.write(engineBatch, options);
+    } catch (IOException | DBException e) {
+      throw failure("write", e);
+    }
+  }
+
+  /** Closes open scans, then the database. Idempotent. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (LevelDbScan scan : new ArrayList<>(openScans)) {
+      scan.close();
+    }
+    try {
+      db.close();
+    } catch (IOException | DBException e) {
+      throw failure("close", e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "LevelDbKvStore[" + dir + (closed ? ", closed]" : "]");
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("LevelDB store at " + dir + " is closed");
+    }
+  }
+
+  private StorageException failure(String operation, Exception e) {
+    return new StorageException("LevelDB " + operation + " failed at " + dir + ": " + e, e);
+  }
+
+  private static void closeQuietly(DBIterator it) {
+    try {
+      it.close();
+    } catch (IOException | RuntimeException ignored) {
+      // already failing; the first error is the one reported
+    }
+  }
+
+  /** A scan over a LevelDB iterator, stopping before {@code toExclusive}. */
+  private final class LevelDbScan implements KvScan {
+    private final DBIterator it;
+    private final byte[] toExclusive;
+    private boolean closed;
+    private boolean exhausted;
+
+    LevelDbScan(DBIterator it, byte[] toExclusive) {
+      this.it = it;
+      this.toExclusive = toExclusive;
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (closed) {
+        throw new IllegalStateException("scan is closed");
+      }
+      if (exhausted) {
+        return false;
+      }
+      try {
+        if (!it.hasNext()) {
+          exhausted = true;
+        } else if (toExclusive != null && Bytes.compare(it.peekNext().getKey(), toExclusive) >= 0) {
+          exhausted = true;
+        }
+      } catch (DBException e) {
+        throw failure("scan", e);
+      }
+      return !exhausted;
+    }
+
+    @Override
+    public KvEntry next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException("scan exhausted");
+      }
+      try {
+        Map.Entry<byte[], byte[]> e = it.next();
+        return new KvEntry(e.getKey(), e.getValue());
+      } catch (DBException e) {
+        throw failure("scan", e);
+      }
+    }
+
+    @Override
+    public void close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      openScans.remove(this);
+      try {
+        it.close();
+      } catch (IOException | DBException e) {
+        throw failure("closing a scan", e);
+      }
+    }
+  }
+}
