@@ -74,9 +74,7 @@ public final class Bytes {
 
   /** Rejects a range whose lower bound sorts after its upper bound ({@code null} = unbounded). */
   static void checkRange(byte[] fromInclusive, byte[] toExclusive) {
-    if (fromInclusive != null
-        && toExclusive != null
-        && compare(fromInclusive, toExclusive) > 0) {
+    if (fromInclusive != null && toExclusive != null && compare(fromInclusive, toExclusive) > 0) {
       throw new IllegalArgumentException(
           "scan range is inverted: fromInclusive "
               + hex(fromInclusive)
@@ -94,6 +92,8 @@ public final class Bytes {
   }
 
   private static String quoteShort(String s) {
-    return s.length() <= 80 ? '"' + s + '"' : '"' + s.substring(0, 80) + "\"... (" + s.length() + " chars)";
+    return s.length() <= 80
+        ? '"' + s + '"'
+        : '"' + s.substring(0, 80) + "\"... (" + s.length() + " chars)";
   }
 }

@@ -3,14 +3,14 @@ package dev.ratelimit.core.store;
 import java.util.Optional;
 
 /**
- * The storage port: an ordered key-value store whose keys compare as <b>unsigned</b> bytes (LevelDB's
- * order), so fixed-width big-endian numbers and order-preserving string encodings iterate in their
- * logical order.
+ * The storage port: an ordered key-value store whose keys compare as <b>unsigned</b> bytes
+ * (LevelDB's order), so fixed-width big-endian numbers and order-preserving string encodings
+ * iterate in their logical order.
  *
  * <p>Arrays passed in are not retained after the call returns; arrays returned are the caller's.
  * Keys and values must not be {@code null} ({@link NullPointerException}); an empty value is a
- * value, distinct from absence.
- * Implementations are not thread-safe unless they say so: a chain applies blocks from one thread.
+ * value, distinct from absence. Implementations are not thread-safe unless they say so: a chain
+ * applies blocks from one thread.
  */
 public interface KvStore {
 
@@ -29,9 +29,10 @@ public interface KvStore {
   void delete(byte[] key);
 
   /**
-   * Entries with {@code fromInclusive <= key < toExclusive} in ascending unsigned order. A {@code null}
-   * bound is unbounded. The scan must be closed. The scan reflects the store as it was when the scan
-   * started; writing to the store while it is open is allowed and does not change what it returns.
+   * Entries with {@code fromInclusive <= key < toExclusive} in ascending unsigned order. A {@code
+   * null} bound is unbounded. The scan must be closed. The scan reflects the store as it was when
+   * the scan started; writing to the store while it is open is allowed and does not change what it
+   * returns.
    *
    * @throws IllegalArgumentException if both bounds are given and {@code fromInclusive} sorts after
    *     {@code toExclusive} (equal bounds give an empty scan)

@@ -23,14 +23,14 @@ import org.iq80.leveldb.impl.Iq80DBFactory;
  * comparator is the same unsigned order as {@link MemoryKvStore}.
  *
  * <p><b>Durability.</b> {@link #put}, {@link #delete} and {@link #write} are not synced: they
- * survive a process crash (the write-ahead log is written before the call returns) but possibly
- * not an operating-system crash or power loss. {@link #writeSync} additionally fsyncs the log
- * before returning; use it for the one write that commits a block.
+ * survive a process crash (the write-ahead log is written before the call returns) but possibly not
+ * an operating-system crash or power loss. {@link #writeSync} additionally fsyncs the log before
+ * returning; use it for the one write that commits a block.
  *
- * <p>iq80 keeps the arrays passed to it in its memtable, so this class copies keys and values before
- * handing them over. A scan sees the store as it was when the scan started. Closing the store closes the scans
- * still open. Every engine failure is rethrown as a {@link StorageException} naming the directory.
- * Not thread-safe; the caller owns the store and must {@link #close()} it.
+ * <p>iq80 keeps the arrays passed to it in its memtable, so this class copies keys and values
+ * before handing them over. A scan sees the store as it was when the scan started. Closing the
+ * store closes the scans still open. Every engine failure is rethrown as a {@link StorageException}
+ * naming the directory. Not thread-safe; the caller owns the store and must {@link #close()} it.
  */
 public final class LevelDbKvStore implements KvStore, AutoCloseable {
   private static final WriteOptions NO_SYNC = new WriteOptions().sync(false);

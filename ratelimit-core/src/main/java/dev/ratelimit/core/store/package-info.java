@@ -2,9 +2,9 @@
  * Key-value storage: the port the keeper codes against, two engines behind it, and branches.
  *
  * <ul>
- *   <li>{@link dev.ratelimit.core.store.KvStore} is the port: point reads and writes, ordered
- *       range and prefix scans ({@link dev.ratelimit.core.store.KvScan}, which must be closed),
- *       and atomic {@link dev.ratelimit.core.store.WriteBatch} writes.
+ *   <li>{@link dev.ratelimit.core.store.KvStore} is the port: point reads and writes, ordered range
+ *       and prefix scans ({@link dev.ratelimit.core.store.KvScan}, which must be closed), and
+ *       atomic {@link dev.ratelimit.core.store.WriteBatch} writes.
  *   <li>{@link dev.ratelimit.core.store.MemoryKvStore} (tests, embedding) and {@link
  *       dev.ratelimit.core.store.LevelDbKvStore} (on disk, iq80 LevelDB) order keys identically:
  *       unsigned bytewise, see {@link dev.ratelimit.core.store.Bytes#compare}. Both pass the same

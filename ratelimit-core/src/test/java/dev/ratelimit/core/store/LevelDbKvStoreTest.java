@@ -1,0 +1,139 @@
+package dev.ratelimit.core.store;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The store contract on {@link LevelDbKvStore}, plus persistence and failure behaviour. */
+class LevelDbKvStoreTest extends KvStoreContractTest {
+
+  @TempDir Path tempDir;
+
+  @Override
+  protected KvStore newStore() {
+    return LevelDbKvStore.open(tempDir.resolve("db"));
+  }
+
+  private LevelDbKvStore leveldb() {
+    return (LevelDbKvStore) store;
+  }
+
+  @Test
+  void reopenAfterClose_keepsData() {
+    putAll("01", "80", "ff");
+    store.write(new WriteBatch().put(hex("02"), hex("22")).delete(hex("80")));
+    leveldb().writeSync(new WriteBatch().put(hex("03"), hex("33")));
+    store.delete(hex("ff"));
+    String digest = StoreDigest.hex(store);
+    leveldb().close();
+
+    try (LevelDbKvStore reopened = LevelDbKvStore.open(tempDir.resolve("db"))) {
+      assertEquals(List.of("01=", "02=22", "03=33"), dump(reopened));
+      assertEquals(digest, StoreDigest.hex(reopened));
+    }
+  }
+
+  @Test
+  void open_createsMissingParentDirectories() {
+    Path nested = tempDir.resolve("a/b/c");
+    try (LevelDbKvStore other = LevelDbKvStore.open(nested)) {
+      other.put(hex("01"), hex("11"));
+      assertEquals(nested, other.directory());
+    }
+    assertTrue(Files.isDirectory(nested));
+  }
+
+  @Test
+  void open_whileAlreadyOpen_throwsStorageExceptionNamingTheDirectory() {
+    Path dir = tempDir.resolve("db");
+    StorageException e = assertThrows(StorageException.class, () -> LevelDbKvStore.open(dir));
+    assertTrue(e.getMessage().contains(dir.toString()), e.getMessage());
+    // the first handle is unaffected
+    putAll("01");
+    assertEquals(List.of("01="), dump(store));
+  }
+
+  @Test
+  void open_onARegularFile_throwsStorageExceptionNamingThePath() throws IOException {
+    Path file = Files.writeString(tempDir.resolve("not-a-dir"), "x");
+    StorageException e = assertThrows(StorageException.class, () -> LevelDbKvStore.open(file));
+    assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+  }
+
+  @Test
+  void useAfterClose_throwsIllegalState_andCloseIsIdempotent() {
+    leveldb().close();
+    assertDoesNotThrow(leveldb()::close);
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> store.get(hex("01")));
+    assertTrue(e.getMessage().contains(tempDir.resolve("db").toString()), e.getMessage());
+    assertThrows(IllegalStateException.class, () -> store.put(hex("01"), hex("01")));
+    assertThrows(IllegalStateException.class, () -> store.scan(null, null));
+    assertThrows(IllegalStateException.class, () -> store.write(new WriteBatch()));
+  }
+
+  @Test
+  void close_closesScansStillOpen() {
+    putAll("01", "02");
+    KvScan scan = store.scan(null, null);
+    scan.next();
+    leveldb().close();
+    assertThrows(IllegalStateException.class, scan::hasNext);
+    assertDoesNotThrow(scan::close);
+  }
+
+  @Test
+  void writeSync_appliesTheBatch() {
+    putAll("01");
+    leveldb().writeSync(new WriteBatch().delete(hex("01")).put(hex("02"), new byte[0]));
+    assertEquals(List.of("02="), dump(store));
+  }
+
+  @Test
+  void manyKeys_flushedToTableFiles_keepUnsignedOrder() throws IOException {
+    // 6 MB exceeds iq80's 4 MB write buffer, so the memtable is flushed to sorted table files and
+    // the order is checked on disk as well as in memory
+    byte[] value = new byte[1024];
+    MemoryKvStore memory = new MemoryKvStore();
+    for (int i = 0; i < 6000; i++) {
+      byte[] key = {(byte) (i >>> 8), (byte) i, (byte) 0x80};
+      store.put(key, value);
+      memory.put(key, value);
+    }
+    leveldb().close();
+    try (Stream<Path> files = Files.list(tempDir.resolve("db"))) {
+      assertTrue(files.anyMatch(f -> f.toString().endsWith(".sst")), "no table file written");
+    }
+    try (LevelDbKvStore reopened = LevelDbKvStore.open(tempDir.resolve("db"))) {
+      assertEquals(StoreDigest.hex(memory), StoreDigest.hex(reopened));
+      assertEquals(List.of("007f80", "008080"), dumpKeys(reopened.scan(hex("007f"), hex("0081"))));
+    }
+  }
+
+  @Test
+  void digest_equalsMemoryStoreWithSameContent_andDiffersAfterOneChange() {
+    MemoryKvStore memory = new MemoryKvStore();
+    for (KvStore kv : List.of(store, memory)) {
+      kv.put(hex("00"), hex("00"));
+      kv.put(hex("7f"), hex("01"));
+      kv.put(hex("80"), new byte[0]);
+      kv.put(hex("ffff"), hex("deadbeef"));
+      kv.put(utf8("rate/uatom"), utf8("10"));
+    }
+    assertEquals(StoreDigest.hex(memory), StoreDigest.hex(store));
+
+    store.put(hex("80"), hex("00"));
+    assertNotEquals(StoreDigest.hex(memory), StoreDigest.hex(store));
+    memory.put(hex("80"), hex("00"));
+    assertEquals(StoreDigest.hex(memory), StoreDigest.hex(store));
+  }
+}
