@@ -24,6 +24,7 @@ import dev.ratelimit.core.rules.QuotaRules;
 import dev.ratelimit.core.store.KvEntry;
 import dev.ratelimit.core.store.KvScan;
 import dev.ratelimit.core.store.KvStore;
+import dev.ratelimit.core.store.PrefixKvStore;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,10 +48,28 @@ import java.util.Optional;
 public final class RateLimitKeeper {
   private final BankSupply bank;
   private final IbcChannels channels;
+  private final byte[] storePrefix;
 
+  /** A keeper that owns the whole store of the contexts it is given. */
   public RateLimitKeeper(BankSupply bank, IbcChannels channels) {
+    this(bank, channels, new byte[0]);
+  }
+
+  /**
+   * A keeper whose keys live under {@code storePrefix} in a store shared with other modules (like
+   * a Cosmos store key): contexts carry the chain's whole store, so one branch covers the module
+   * and the app it wraps.
+   */
+  public RateLimitKeeper(BankSupply bank, IbcChannels channels, byte[] storePrefix) {
     this.bank = Objects.requireNonNull(bank, "bank");
     this.channels = Objects.requireNonNull(channels, "channels");
+    this.storePrefix = Objects.requireNonNull(storePrefix, "storePrefix").clone();
+  }
+
+  /** The module's view of the context's store. */
+  private KvStore store(BlockContext ctx) {
+    KvStore root = ctx.store();
+    return storePrefix.length == 0 ? root : new PrefixKvStore(root, storePrefix);
   }
 
   // ---------------------------------------------------------------- rate limits
@@ -58,7 +77,7 @@ public final class RateLimitKeeper {
   /** The rate limit of a path, if any. */
   public Optional<RateLimit> getRateLimit(BlockContext ctx, Path path) {
     Objects.requireNonNull(path, "path");
-    KvStore s = ctx.store();
+    KvStore s = store(ctx);
     return Schema.QUOTA
         .get(s, path)
         .map(q -> new RateLimit(path, q, Schema.FLOW.get(s, path).orElseThrow(
@@ -68,7 +87,7 @@ public final class RateLimitKeeper {
 
   /** Whether a rate limit exists on this path. */
   public boolean hasRateLimit(BlockContext ctx, Path path) {
-    return Schema.QUOTA.has(ctx.store(), Objects.requireNonNull(path, "path"));
+    return Schema.QUOTA.has(store(ctx), Objects.requireNonNull(path, "path"));
   }
 
   /**
@@ -77,7 +96,7 @@ public final class RateLimitKeeper {
    */
   public void setRateLimit(BlockContext ctx, RateLimit rateLimit) {
     Objects.requireNonNull(rateLimit, "rateLimit");
-    KvStore s = ctx.store();
+    KvStore s = store(ctx);
     Path path = rateLimit.path();
     Schema.QUOTA.get(s, path)
         .filter(old -> old.durationHours() != rateLimit.quota().durationHours())
@@ -95,7 +114,7 @@ public final class RateLimitKeeper {
    */
   public void removeRateLimit(BlockContext ctx, Path path) {
     Objects.requireNonNull(path, "path");
-    KvStore s = ctx.store();
+    KvStore s = store(ctx);
     Optional<Quota> quota = Schema.QUOTA.get(s, path);
     if (quota.isEmpty()) {
       return;
@@ -200,7 +219,7 @@ public final class RateLimitKeeper {
   private RateLimit resetWindow(BlockContext ctx, RateLimit old) {
     Path path = old.path();
     Flow fresh = Flow.fresh(windowChannelValue(ctx, path, old.flow()));
-    Schema.FLOW.put(ctx.store(), path, fresh);
+    Schema.FLOW.put(store(ctx), path, fresh);
     removeAllPendingPackets(ctx, path);
     return old.withFlow(fresh);
   }
@@ -238,7 +257,7 @@ public final class RateLimitKeeper {
   }
 
   private List<RateLimit> rateLimitsUnder(BlockContext ctx, byte[] prefix) {
-    KvStore s = ctx.store();
+    KvStore s = store(ctx);
     List<RateLimit> out = new ArrayList<>();
     Schema.QUOTA.forEach(
         s,
@@ -262,7 +281,7 @@ public final class RateLimitKeeper {
 
   /** Records a send counted in the current window (undone on failure only while it exists). */
   public void setPendingSendPacket(BlockContext ctx, PendingPacket packet) {
-    Schema.PENDING_SEND.put(ctx.store(), Objects.requireNonNull(packet, "packet"), Schema.Unit.INSTANCE);
+    Schema.PENDING_SEND.put(store(ctx), Objects.requireNonNull(packet, "packet"), Schema.Unit.INSTANCE);
   }
 
   /** Removes a pending send marker; returns whether it existed. */
@@ -272,23 +291,23 @@ public final class RateLimitKeeper {
 
   /** Whether the send was counted in the current window ({@code CheckPacketSentDuringCurrentQuota}). */
   public boolean isPendingSendPacket(BlockContext ctx, PendingPacket packet) {
-    return Schema.PENDING_SEND.has(ctx.store(), Objects.requireNonNull(packet, "packet"));
+    return Schema.PENDING_SEND.has(store(ctx), Objects.requireNonNull(packet, "packet"));
   }
 
   /** Every pending send marker, in canonical order (channel, denom, sequence). */
   public List<PendingPacket> getAllPendingSendPackets(BlockContext ctx) {
-    return Schema.PENDING_SEND.keys(ctx.store(), Schema.PENDING_SEND.prefix());
+    return Schema.PENDING_SEND.keys(store(ctx), Schema.PENDING_SEND.prefix());
   }
 
   /** The pending send markers of one path, by sequence. */
   public List<PendingPacket> getPendingSendPackets(BlockContext ctx, Path path) {
     return Schema.PENDING_SEND.keys(
-        ctx.store(), Schema.PENDING_SEND.prefix(path.channelOrClientId(), path.denom()));
+        store(ctx), Schema.PENDING_SEND.prefix(path.channelOrClientId(), path.denom()));
   }
 
   /** Records a receive counted in the current window whose acknowledgement is asynchronous. */
   public void setPendingRecvPacket(BlockContext ctx, PendingPacket packet) {
-    Schema.PENDING_RECV.put(ctx.store(), Objects.requireNonNull(packet, "packet"), Schema.Unit.INSTANCE);
+    Schema.PENDING_RECV.put(store(ctx), Objects.requireNonNull(packet, "packet"), Schema.Unit.INSTANCE);
   }
 
   /** Removes a pending recv marker; returns whether it existed. */
@@ -298,18 +317,18 @@ public final class RateLimitKeeper {
 
   /** Whether the receive was counted in the current window and still awaits its ack. */
   public boolean isPendingRecvPacket(BlockContext ctx, PendingPacket packet) {
-    return Schema.PENDING_RECV.has(ctx.store(), Objects.requireNonNull(packet, "packet"));
+    return Schema.PENDING_RECV.has(store(ctx), Objects.requireNonNull(packet, "packet"));
   }
 
   /** Every pending recv marker, in canonical order. */
   public List<PendingPacket> getAllPendingRecvPackets(BlockContext ctx) {
-    return Schema.PENDING_RECV.keys(ctx.store(), Schema.PENDING_RECV.prefix());
+    return Schema.PENDING_RECV.keys(store(ctx), Schema.PENDING_RECV.prefix());
   }
 
   /** The pending recv markers of one path, by sequence. */
   public List<PendingPacket> getPendingRecvPackets(BlockContext ctx, Path path) {
     return Schema.PENDING_RECV.keys(
-        ctx.store(), Schema.PENDING_RECV.prefix(path.channelOrClientId(), path.denom()));
+        store(ctx), Schema.PENDING_RECV.prefix(path.channelOrClientId(), path.denom()));
   }
 
   /**
@@ -318,15 +337,15 @@ public final class RateLimitKeeper {
    */
   public void removeAllPendingPackets(BlockContext ctx, Path path) {
     Objects.requireNonNull(path, "path");
-    KvStore s = ctx.store();
+    KvStore s = store(ctx);
     Schema.PENDING_SEND.deleteAll(s, Schema.PENDING_SEND.prefix(path.channelOrClientId(), path.denom()));
     Schema.PENDING_RECV.deleteAll(s, Schema.PENDING_RECV.prefix(path.channelOrClientId(), path.denom()));
   }
 
-  private static boolean removeMarker(
+  private boolean removeMarker(
       BlockContext ctx, Table<PendingPacket, Schema.Unit> table, PendingPacket packet) {
     Objects.requireNonNull(packet, "packet");
-    KvStore s = ctx.store();
+    KvStore s = store(ctx);
     if (!table.has(s, packet)) {
       return false;
     }
@@ -338,21 +357,21 @@ public final class RateLimitKeeper {
 
   /** Halts all IBC transfers of a denom, in both directions, on all channels. Idempotent. */
   public void addDenomToBlacklist(BlockContext ctx, String denom) {
-    Schema.BLACKLIST.put(ctx.store(), requireDenom(denom), Schema.Unit.INSTANCE);
+    Schema.BLACKLIST.put(store(ctx), requireDenom(denom), Schema.Unit.INSTANCE);
   }
 
   /** Re-enables transfers of a denom. Idempotent. */
   public void removeDenomFromBlacklist(BlockContext ctx, String denom) {
-    Schema.BLACKLIST.delete(ctx.store(), requireDenom(denom));
+    Schema.BLACKLIST.delete(store(ctx), requireDenom(denom));
   }
 
   public boolean isDenomBlacklisted(BlockContext ctx, String denom) {
-    return Schema.BLACKLIST.has(ctx.store(), requireDenom(denom));
+    return Schema.BLACKLIST.has(store(ctx), requireDenom(denom));
   }
 
   /** Every blacklisted denom, in canonical (unsigned UTF-8) order. */
   public List<String> getAllBlacklistedDenoms(BlockContext ctx) {
-    return Schema.BLACKLIST.keys(ctx.store(), Schema.BLACKLIST.prefix());
+    return Schema.BLACKLIST.keys(store(ctx), Schema.BLACKLIST.prefix());
   }
 
   private static String requireDenom(String denom) {
@@ -367,24 +386,24 @@ public final class RateLimitKeeper {
 
   /** Lets transfers from {@code sender} to {@code receiver} skip the quota. Idempotent. */
   public void setWhitelistedAddressPair(BlockContext ctx, WhitelistedAddressPair pair) {
-    Schema.WHITELIST.put(ctx.store(), Objects.requireNonNull(pair, "pair"), Schema.Unit.INSTANCE);
+    Schema.WHITELIST.put(store(ctx), Objects.requireNonNull(pair, "pair"), Schema.Unit.INSTANCE);
   }
 
   /** Counts that pair's transfers again. Idempotent. */
   public void removeWhitelistedAddressPair(BlockContext ctx, WhitelistedAddressPair pair) {
-    Schema.WHITELIST.delete(ctx.store(), Objects.requireNonNull(pair, "pair"));
+    Schema.WHITELIST.delete(store(ctx), Objects.requireNonNull(pair, "pair"));
   }
 
   public boolean isAddressPairWhitelisted(BlockContext ctx, String sender, String receiver) {
     if (sender == null || receiver == null || sender.isEmpty() || receiver.isEmpty()) {
       return false;
     }
-    return Schema.WHITELIST.has(ctx.store(), new WhitelistedAddressPair(sender, receiver));
+    return Schema.WHITELIST.has(store(ctx), new WhitelistedAddressPair(sender, receiver));
   }
 
   /** Every whitelisted pair, in canonical order (sender, receiver). */
   public List<WhitelistedAddressPair> getAllWhitelistedAddressPairs(BlockContext ctx) {
-    return Schema.WHITELIST.keys(ctx.store(), Schema.WHITELIST.prefix());
+    return Schema.WHITELIST.keys(store(ctx), Schema.WHITELIST.prefix());
   }
 
   // ---------------------------------------------------------------- packets
@@ -407,7 +426,7 @@ public final class RateLimitKeeper {
       BlockContext ctx, PacketDirection direction, RateLimitedPacket packet) {
     Objects.requireNonNull(direction, "direction");
     Objects.requireNonNull(packet, "packet");
-    KvStore s = ctx.store();
+    KvStore s = store(ctx);
     if (Schema.BLACKLIST.has(s, packet.denom())) {
       String msg = "denom " + Texts.quote(packet.denom()) + " is blacklisted";
       ctx.emitDurable(
@@ -499,7 +518,7 @@ public final class RateLimitKeeper {
       BigInteger amount) {
     Objects.requireNonNull(packet, "packet");
     Amounts.require(amount, "amount");
-    KvStore s = ctx.store();
+    KvStore s = store(ctx);
     if (!markers.has(s, packet)) {
       return false;
     }
@@ -517,7 +536,7 @@ public final class RateLimitKeeper {
 
   /** The hour epoch, once InitGenesis stored it. */
   public Optional<HourEpoch> getHourEpoch(BlockContext ctx) {
-    return Schema.HOUR_EPOCH.get(ctx.store(), Schema.Unit.INSTANCE);
+    return Schema.HOUR_EPOCH.get(store(ctx), Schema.Unit.INSTANCE);
   }
 
   /**
@@ -540,12 +559,12 @@ public final class RateLimitKeeper {
       return;
     }
     HourEpoch next = EpochRules.advance(epoch, hours, ctx.height());
-    Schema.HOUR_EPOCH.put(ctx.store(), Schema.Unit.INSTANCE, next);
+    Schema.HOUR_EPOCH.put(store(ctx), Schema.Unit.INSTANCE, next);
     resetEndedWindows(ctx, epoch.epochNumber(), next.epochNumber());
   }
 
   private void resetEndedWindows(BlockContext ctx, long before, long after) {
-    KvStore s = ctx.store();
+    KvStore s = store(ctx);
     long duration = nextScheduledDuration(s, 0);
     while (duration != 0) {
       if (EpochRules.windowEnds(before, after, duration)) {
@@ -637,7 +656,7 @@ public final class RateLimitKeeper {
     genesis.pendingRecvPackets().forEach(p -> setPendingRecvPacket(ctx, p));
     HourEpoch epoch =
         genesis.hourEpoch().orElseGet(() -> EpochRules.initial(ctx.time(), ctx.height()));
-    Schema.HOUR_EPOCH.put(ctx.store(), Schema.Unit.INSTANCE, epoch);
+    Schema.HOUR_EPOCH.put(store(ctx), Schema.Unit.INSTANCE, epoch);
   }
 
   /** The module's state as a genesis, every list in canonical order. */
