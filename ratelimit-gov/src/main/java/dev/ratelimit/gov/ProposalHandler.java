@@ -1,0 +1,67 @@
+package dev.ratelimit.gov;
+
+import com.google.protobuf.Any;
+import dev.ratelimit.core.ErrorCode;
+import dev.ratelimit.core.RateLimitException;
+import dev.ratelimit.core.host.BlockContext;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Executes the messages of a passed governance proposal: all apply or none (SPEC §7).
+ *
+ * <p>The messages run in order, through the {@link MsgRouter}, in one {@link BlockContext#branch()}
+ * of the given context. If every message succeeds the branch is committed (writes and events); the
+ * first failure stops execution, discards the branch (nothing written, no events) and is reported.
+ */
+public final class ProposalHandler {
+  private final MsgRouter router;
+
+  /** A proposal handler that decodes and executes each message through {@code router}. */
+  public ProposalHandler(MsgRouter router) {
+    this.router = Objects.requireNonNull(router, "router");
+  }
+
+  /**
+   * Executes a proposal's messages atomically.
+   *
+   * @param messages the proposal's messages, each a type URL {@link MsgRouter} accepts
+   * @return the responses, one per message, in order
+   * @throws RateLimitException {@link ErrorCode#INVALID_REQUEST} for an empty list; otherwise the
+   *     first failing message's error, with the same code, a message naming its position and type
+   *     URL, and the original exception as its cause. Other exceptions (host failures) propagate
+   *     unchanged; in every case nothing is written.
+   * @throws NullPointerException if {@code messages} or one of them is null
+   */
+  public List<Any> execute(BlockContext ctx, List<Any> messages) {
+    Objects.requireNonNull(ctx, "ctx");
+    List<Any> msgs = List.copyOf(messages); // null-hostile
+    if (msgs.isEmpty()) {
+      throw new RateLimitException(ErrorCode.INVALID_REQUEST, "a proposal needs at least one message");
+    }
+    List<Any> responses = new ArrayList<>(msgs.size());
+    try (BlockContext branch = ctx.branch()) {
+      for (int i = 0; i < msgs.size(); i++) {
+        Any msg = msgs.get(i);
+        try {
+          responses.add(router.route(branch, msg));
+        } catch (RateLimitException e) {
+          throw new RateLimitException(
+              e.code(),
+              "proposal message "
+                  + (i + 1)
+                  + " of "
+                  + msgs.size()
+                  + " ("
+                  + msg.getTypeUrl()
+                  + ") failed: "
+                  + e.getMessage(),
+              e);
+        }
+      }
+      branch.commit();
+    }
+    return List.copyOf(responses);
+  }
+}

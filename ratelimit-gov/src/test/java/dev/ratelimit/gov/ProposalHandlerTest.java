@@ -1,0 +1,133 @@
+package dev.ratelimit.gov;
+
+import static dev.ratelimit.gov.GovTestKit.add;
+import static dev.ratelimit.gov.GovTestKit.any;
+import static dev.ratelimit.gov.GovTestKit.path;
+import static dev.ratelimit.gov.GovTestKit.remove;
+import static dev.ratelimit.gov.GovTestKit.reset;
+import static dev.ratelimit.gov.GovTestKit.update;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.Any;
+import dev.ratelimit.core.ErrorCode;
+import dev.ratelimit.core.RateLimitException;
+import dev.ratelimit.core.host.Event;
+import dev.ratelimit.core.model.Flow;
+import dev.ratelimit.core.model.PendingPacket;
+import dev.ratelimit.core.model.Quota;
+import java.math.BigInteger;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ProposalHandlerTest {
+  private final GovTestKit kit = new GovTestKit();
+
+  @Test
+  void emptyProposal_isInvalidRequest() {
+    kit.assertRejected(ErrorCode.INVALID_REQUEST, () -> kit.proposals.execute(kit.ctx, List.of()));
+  }
+
+  @Test
+  void nullMessage_isACallerBug() {
+    assertThrows(
+        NullPointerException.class,
+        () -> kit.proposals.execute(kit.ctx, Arrays.asList(any(add("ustrd", "channel-0")), null)));
+    assertThrows(NullPointerException.class, () -> kit.proposals.execute(kit.ctx, null));
+  }
+
+  @Test
+  void allMessagesSucceed_allApply_inOrder() {
+    kit.supply.put("uatom", BigInteger.valueOf(500));
+    List<Any> responses =
+        kit.proposals.execute(
+            kit.ctx,
+            List.of(
+                any(add("ustrd", "channel-0")),
+                any(add("uatom", "channel-0")),
+                any(update("ustrd", "channel-0", "5", "6", 7)),
+                any("/ibc.applications.rate_limiting.v1.MsgRemoveRateLimit", remove("uatom", "channel-0"))));
+    assertEquals(
+        List.of(
+            "/ratelimit.v1.MsgAddRateLimitResponse",
+            "/ratelimit.v1.MsgAddRateLimitResponse",
+            "/ratelimit.v1.MsgUpdateRateLimitResponse",
+            "/ibc.applications.rate_limiting.v1.MsgRemoveRateLimitResponse"),
+        responses.stream().map(Any::getTypeUrl).toList());
+    assertEquals(
+        new Quota(5, 6, 7),
+        kit.keeper.getRateLimit(kit.ctx, path("ustrd", "channel-0")).orElseThrow().quota());
+    assertFalse(kit.keeper.hasRateLimit(kit.ctx, path("uatom", "channel-0")));
+    assertEquals(
+        List.of(
+            "ratelimit_add_rate_limit",
+            "ratelimit_add_rate_limit",
+            "ratelimit_update_rate_limit",
+            "ratelimit_remove_rate_limit"),
+        kit.events.stream().map(Event::type).toList());
+  }
+
+  @Test
+  void laterMessageFails_nothingApplies_firstFailureReported() {
+    kit.handler.addRateLimit(kit.ctx, add("ustrd", "channel-0"));
+    kit.keeper.setPendingSendPacket(kit.ctx, new PendingPacket("channel-0", "ustrd", 3));
+    kit.events.clear();
+
+    RateLimitException e =
+        kit.assertRejected(
+            ErrorCode.RATE_LIMIT_NOT_FOUND,
+            () -> kit.proposals.execute(
+                kit.ctx,
+                List.of(
+                    any(remove("ustrd", "channel-0")), // succeeds inside the proposal
+                    any(reset("uatom", "channel-0"))))); // fails with 2
+    assertInstanceOf(RateLimitException.class, e.getCause());
+    assertEquals(ErrorCode.RATE_LIMIT_NOT_FOUND, ((RateLimitException) e.getCause()).code());
+    assertTrue(kit.keeper.hasRateLimit(kit.ctx, path("ustrd", "channel-0")));
+    assertTrue(
+        kit.keeper.isPendingSendPacket(kit.ctx, new PendingPacket("channel-0", "ustrd", 3)));
+  }
+
+  @Test
+  void firstFailureStopsExecution_laterErrorsAreNotReported() {
+    // 1: ok, 2: unauthorized, 3: would be code 1, 4: would be invalid_request
+    kit.assertRejected(
+        ErrorCode.UNAUTHORIZED,
+        () -> kit.proposals.execute(
+            kit.ctx,
+            List.of(
+                any(add("ustrd", "channel-0")),
+                any(update("ustrd", "channel-0", "1", "1", 1).toBuilder().setAuthority("mallory").build()),
+                any(add("ustrd", "channel-0")),
+                any(add("", "channel-0")))));
+    assertFalse(kit.keeper.hasRateLimit(kit.ctx, path("ustrd", "channel-0")));
+  }
+
+  @Test
+  void unknownTypeUrlAfterAGoodMessage_nothingApplies() {
+    kit.assertRejected(
+        ErrorCode.INVALID_REQUEST,
+        () -> kit.proposals.execute(
+            kit.ctx,
+            List.of(
+                any(add("ustrd", "channel-0")),
+                any("/cosmos.bank.v1beta1.MsgSend", add("ustrd", "channel-0")))));
+    assertFalse(kit.keeper.hasRateLimit(kit.ctx, path("ustrd", "channel-0")));
+  }
+
+  @Test
+  void laterMessagesSeeEarlierWrites() {
+    // add then update in one proposal: the update finds the limit the add wrote in the branch
+    kit.supply.put("ustrd", BigInteger.valueOf(70));
+    kit.proposals.execute(
+        kit.ctx,
+        List.of(any(add("ustrd", "channel-0")), any(update("ustrd", "channel-0", "2", "3", 4))));
+    assertEquals(
+        Flow.fresh(BigInteger.valueOf(70)),
+        kit.keeper.getRateLimit(kit.ctx, path("ustrd", "channel-0")).orElseThrow().flow());
+  }
+}
