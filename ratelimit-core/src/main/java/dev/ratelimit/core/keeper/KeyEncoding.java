@@ -50,6 +50,7 @@ final class KeyEncoding {
   static final class Reader {
     private final byte[] key;
     private int pos;
+    private int limit;
 
     Reader(byte[] key, byte expectedTable) {
       if (key.length == 0 || key[0] != expectedTable) {
@@ -57,17 +58,36 @@ final class KeyEncoding {
       }
       this.key = key;
       this.pos = 1;
+      this.limit = key.length;
+    }
+
+    /**
+     * Reads the number that ends the key, before the parts in front of it. Needed when a string
+     * precedes a number: a number whose first byte is 0xFF (at or above 0xFF00000000000000) right
+     * after a string's 0x00 terminator reads like an escaped 0x00 ({@code 00 FF}) when read front
+     * to back.
+     */
+    long trailingU64() {
+      if (limit - pos < 8) {
+        throw new StorageException("truncated number in key");
+      }
+      limit -= 8;
+      long v = 0;
+      for (int i = limit; i < limit + 8; i++) {
+        v = (v << 8) | (key[i] & 0xFF);
+      }
+      return v;
     }
 
     String string() {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       while (true) {
-        if (pos >= key.length) {
+        if (pos >= limit) {
           throw new StorageException("unterminated string in key");
         }
         byte b = key[pos++];
         if (b == 0) {
-          if (pos < key.length && key[pos] == (byte) 0xFF) {
+          if (pos < limit && key[pos] == (byte) 0xFF) {
             out.write(0);
             pos++;
             continue;
@@ -79,7 +99,7 @@ final class KeyEncoding {
     }
 
     long u64() {
-      if (pos + 8 > key.length) {
+      if (pos + 8 > limit) {
         throw new StorageException("truncated number in key");
       }
       long v = 0;
@@ -90,7 +110,7 @@ final class KeyEncoding {
     }
 
     void end() {
-      if (pos != key.length) {
+      if (pos != limit) {
         throw new StorageException("trailing bytes in key");
       }
     }

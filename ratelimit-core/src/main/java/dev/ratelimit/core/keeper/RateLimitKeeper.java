@@ -301,8 +301,7 @@ public final class RateLimitKeeper {
 
   /** The pending send markers of one path, by sequence. */
   public List<PendingPacket> getPendingSendPackets(BlockContext ctx, Path path) {
-    return Schema.PENDING_SEND.keys(
-        store(ctx), Schema.PENDING_SEND.prefix(path.channelOrClientId(), path.denom()));
+    return markersOf(store(ctx), Schema.PENDING_SEND, path);
   }
 
   /** Records a receive counted in the current window whose acknowledgement is asynchronous. */
@@ -327,8 +326,7 @@ public final class RateLimitKeeper {
 
   /** The pending recv markers of one path, by sequence. */
   public List<PendingPacket> getPendingRecvPackets(BlockContext ctx, Path path) {
-    return Schema.PENDING_RECV.keys(
-        store(ctx), Schema.PENDING_RECV.prefix(path.channelOrClientId(), path.denom()));
+    return markersOf(store(ctx), Schema.PENDING_RECV, path);
   }
 
   /**
@@ -338,8 +336,21 @@ public final class RateLimitKeeper {
   public void removeAllPendingPackets(BlockContext ctx, Path path) {
     Objects.requireNonNull(path, "path");
     KvStore s = store(ctx);
-    Schema.PENDING_SEND.deleteAll(s, Schema.PENDING_SEND.prefix(path.channelOrClientId(), path.denom()));
-    Schema.PENDING_RECV.deleteAll(s, Schema.PENDING_RECV.prefix(path.channelOrClientId(), path.denom()));
+    markersOf(s, Schema.PENDING_SEND, path).forEach(p -> Schema.PENDING_SEND.delete(s, p));
+    markersOf(s, Schema.PENDING_RECV, path).forEach(p -> Schema.PENDING_RECV.delete(s, p));
+  }
+
+  /**
+   * The markers of exactly this path, by sequence. The (channel, denom) key prefix also covers
+   * denoms that extend this one with a 0x00 ({@code "a"} is {@code 61 00}, {@code "a\0b"} is
+   * {@code 61 00 FF 62 00}), so rows of another denom are filtered out.
+   */
+  private static List<PendingPacket> markersOf(
+      KvStore s, Table<PendingPacket, Schema.Unit> table, Path path) {
+    Objects.requireNonNull(path, "path");
+    return table.keys(s, table.prefix(path.channelOrClientId(), path.denom())).stream()
+        .filter(p -> p.denom().equals(path.denom()))
+        .toList();
   }
 
   private boolean removeMarker(

@@ -86,9 +86,9 @@ final class Schema {
 
       @Override
       public PendingPacket read(KeyEncoding.Reader in) {
+        long sequence = in.trailingU64(); // see trailingU64: read before the denom
         String channel = in.string();
         String denom = in.string();
-        long sequence = in.u64();
         try {
           return new PendingPacket(channel, denom, sequence);
         } catch (IllegalArgumentException e) {

@@ -1,0 +1,73 @@
+package dev.ratelimit.core.model;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.math.BigInteger;
+import org.junit.jupiter.api.Test;
+
+/** Value records refuse what the SPEC calls invalid, with IllegalArgumentException. */
+class RecordsTest {
+
+  @Test
+  void quota_percentsIn0to100_notBoth0_durationPositive() {
+    assertDoesNotThrow(() -> new Quota(0, 100, 1));
+    assertDoesNotThrow(() -> new Quota(100, 0, Long.MAX_VALUE));
+    assertThrows(IllegalArgumentException.class, () -> new Quota(0, 0, 1));
+    assertThrows(IllegalArgumentException.class, () -> new Quota(101, 10, 1));
+    assertThrows(IllegalArgumentException.class, () -> new Quota(10, -1, 1));
+    assertThrows(IllegalArgumentException.class, () -> new Quota(10, 10, 0));
+    assertThrows(IllegalArgumentException.class, () -> new Quota(10, 10, -1)); // 2^64 - 1 refused
+  }
+
+  @Test
+  void path_needsDenomAndValidId_wellFormedUtf16() {
+    assertDoesNotThrow(() -> new Path("a\0b", "channel-1"));
+    assertThrows(IllegalArgumentException.class, () -> new Path("", "channel-1"));
+    assertThrows(IllegalArgumentException.class, () -> new Path("uatom", "channel-x"));
+    assertThrows(IllegalArgumentException.class, () -> new Path("u\ud800", "channel-1"));
+    assertThrows(IllegalArgumentException.class, () -> new Path("\udc00u", "channel-1"));
+    assertThrows(NullPointerException.class, () -> new Path(null, "channel-1"));
+    assertEquals("channel-1/uatom", new Path("uatom", "channel-1").toString());
+  }
+
+  @Test
+  void pendingPacket_sequenceIsUnsignedAndNotZero() {
+    assertThrows(IllegalArgumentException.class, () -> new PendingPacket("channel-1", "u", 0));
+    assertThrows(IllegalArgumentException.class, () -> new PendingPacket("channel-1", "", 1));
+    assertThrows(IllegalArgumentException.class, () -> new PendingPacket("bad", "u", 1));
+    assertEquals(
+        "channel-1/18446744073709551615/transfer/channel-2/uatom",
+        new PendingPacket("channel-1", "transfer/channel-2/uatom", -1L).genesisId());
+    assertEquals(new Path("u", "channel-1"), new PendingPacket("channel-1", "u", 3).path());
+  }
+
+  @Test
+  void flowAndPacketAmounts_areBelow2pow256() {
+    BigInteger max = Amounts.LIMIT.subtract(BigInteger.ONE);
+    assertDoesNotThrow(() -> new Flow(max, max, max));
+    assertThrows(IllegalArgumentException.class, () -> new Flow(Amounts.LIMIT, BigInteger.ZERO, BigInteger.ZERO));
+    assertThrows(IllegalArgumentException.class, () -> new Flow(BigInteger.ZERO, BigInteger.ONE.negate(), BigInteger.ZERO));
+    assertThrows(IllegalArgumentException.class,
+        () -> new RateLimitedPacket("channel-1", "u", Amounts.LIMIT, "a", "b"));
+    assertThrows(IllegalArgumentException.class,
+        () -> new RateLimitedPacket("channel-1", "", BigInteger.ONE, "a", "b"));
+  }
+
+  @Test
+  void amountsParse_isCanonicalAsciiDecimalBelow2pow256() {
+    assertEquals(BigInteger.ZERO, Amounts.parse("0", "x"));
+    assertEquals(Amounts.LIMIT.subtract(BigInteger.ONE), Amounts.parse(Amounts.LIMIT.subtract(BigInteger.ONE).toString(), "x"));
+    for (String bad : new String[] {"", "00", "01", "+1", "-1", "1.0", "1e3", "٣", " 1", "1 ", "0x10",
+        Amounts.LIMIT.toString(), "9".repeat(79)}) {
+      assertThrows(IllegalArgumentException.class, () -> Amounts.parse(bad, "x"), bad);
+    }
+  }
+
+  @Test
+  void whitelistedPair_needsBothAddresses() {
+    assertThrows(IllegalArgumentException.class, () -> new WhitelistedAddressPair("", "b"));
+    assertThrows(IllegalArgumentException.class, () -> new WhitelistedAddressPair("a", ""));
+  }
+}
