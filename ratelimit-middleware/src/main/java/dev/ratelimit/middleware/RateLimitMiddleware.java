@@ -1,0 +1,364 @@
+package dev.ratelimit.middleware;
+
+import dev.ratelimit.core.ErrorCode;
+import dev.ratelimit.core.RateLimitException;
+import dev.ratelimit.core.host.BlockContext;
+import dev.ratelimit.core.keeper.RateLimitEvents;
+import dev.ratelimit.core.keeper.RateLimitKeeper;
+import dev.ratelimit.core.model.Identifiers;
+import dev.ratelimit.core.model.PacketDirection;
+import dev.ratelimit.core.model.PendingPacket;
+import dev.ratelimit.core.model.RateLimitedPacket;
+import dev.ratelimit.core.model.Texts;
+import dev.ratelimit.middleware.ibc.Acknowledgement;
+import dev.ratelimit.middleware.ibc.AcknowledgementCodec;
+import dev.ratelimit.middleware.ibc.Counterparty;
+import dev.ratelimit.middleware.ibc.Height;
+import dev.ratelimit.middleware.ibc.IbcModule;
+import dev.ratelimit.middleware.ibc.Ics4Wrapper;
+import dev.ratelimit.middleware.ibc.Order;
+import dev.ratelimit.middleware.ibc.Packet;
+import dev.ratelimit.middleware.transfer.DenomResolver;
+import dev.ratelimit.middleware.transfer.FungibleTokenPacketData;
+import dev.ratelimit.middleware.transfer.PacketDataCodec;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The rate-limit middleware around the ICS-20 transfer application: one component that is both
+ * the transfer app's {@link Ics4Wrapper} (outgoing: send, async acks) and the {@link IbcModule}
+ * that IBC core calls (incoming: receive, ack, timeout, handshakes). Owning both paths means a
+ * send cannot bypass the limiter through wiring.
+ *
+ * <p>Packet data, denoms and acknowledgements are read with the very functions the transfer app
+ * uses ({@link PacketDataCodec}, {@link DenomResolver}, {@link AcknowledgementCodec}), so the
+ * limiter and the app can never read a packet differently.
+ *
+ * <ul>
+ *   <li><b>send</b>: in one store branch: decode, resolve the local denom, check and update the
+ *       flow, send downstream, record the pending send marker. Any failure discards all of it and
+ *       throws the coded {@link RateLimitException} (or the downstream exception).
+ *   <li><b>recv</b>: a rejection answers an error acknowledgement with ibc-go's exact bytes and
+ *       never calls the app. Otherwise a pending recv marker is written before the app runs; a
+ *       synchronous success ack removes it, an error ack rolls the whole receive back, an async
+ *       app leaves it for {@link #writeAcknowledgement}.
+ *   <li><b>ack / timeout</b>: success removes the send marker; an error (or the IBC v2 universal
+ *       error ack, or a timeout) gives the outflow back if the marker exists. A malformed ack or
+ *       undecodable data changes no flow and is reported in an event. The middleware itself never
+ *       fails these callbacks; the app is always called.
+ *   <li>handshakes and {@link #getAppVersion} forward unchanged.
+ * </ul>
+ */
+public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
+  private final RateLimitKeeper keeper;
+  private final Ics4Wrapper channel;
+  private final Supplier<? extends IbcModule> app;
+
+  /**
+   * @param keeper the rate-limit keeper
+   * @param channel the ICS4 wrapper below this middleware (IBC core's channel keeper)
+   * @param app the wrapped transfer application; a supplier because the app in turn takes this
+   *     middleware as its ICS4 wrapper (with Dagger pass {@code provider::get})
+   */
+  public RateLimitMiddleware(
+      RateLimitKeeper keeper, Ics4Wrapper channel, Supplier<? extends IbcModule> app) {
+    this.keeper = Objects.requireNonNull(keeper, "keeper");
+    this.channel = Objects.requireNonNull(channel, "channel");
+    this.app = Objects.requireNonNull(app, "app");
+  }
+
+  /** The same, for an app constructed first. */
+  public RateLimitMiddleware(RateLimitKeeper keeper, Ics4Wrapper channel, IbcModule app) {
+    this(keeper, channel, supplierOf(app));
+  }
+
+  private static Supplier<IbcModule> supplierOf(IbcModule app) {
+    Objects.requireNonNull(app, "app");
+    return () -> app;
+  }
+
+  private IbcModule app() {
+    return Objects.requireNonNull(app.get(), "the wrapped app supplier returned null");
+  }
+
+  // ---------------------------------------------------------------- ICS4 wrapper (outgoing)
+
+  /**
+   * Rate-limits and sends an ICS-20 packet.
+   *
+   * @throws RateLimitException code 9/10 (undecodable data), 8 (invalid source channel), 7
+   *     (blacklisted), 4 (quota exceeded, with the numbers and the window reset time) or 11
+   *     (flow overflow); nothing is written and nothing is sent
+   */
+  @Override
+  public long sendPacket(
+      BlockContext ctx,
+      String sourcePort,
+      String sourceChannel,
+      Height timeoutHeight,
+      long timeoutTimestamp,
+      byte[] data) {
+    Objects.requireNonNull(ctx, "ctx");
+    FungibleTokenPacketData ftpd = PacketDataCodec.decode(data);
+    requireChannelId(sourceChannel, "source_channel");
+    String denom = DenomResolver.sendDenom(ftpd.denom());
+    RateLimitedPacket counted = counted(sourceChannel, denom, ftpd);
+    try (BlockContext tx = ctx.branch()) {
+      boolean updated = keeper.checkRateLimitAndUpdateFlow(tx, PacketDirection.SEND, counted);
+      long sequence =
+          channel.sendPacket(tx, sourcePort, sourceChannel, timeoutHeight, timeoutTimestamp, data);
+      if (updated) {
+        keeper.setPendingSendPacket(tx, new PendingPacket(sourceChannel, denom, sequence));
+      }
+      tx.commit();
+      return sequence;
+    }
+  }
+
+  /**
+   * Forwards an asynchronous acknowledgement that the app (or an app below this middleware, such
+   * as packet forwarding) writes for a received packet, after settling its pending recv marker: a
+   * success removes it, an error gives the inflow back if it still exists.
+   *
+   * @throws IllegalArgumentException if {@code ack} is null
+   */
+  @Override
+  public void writeAcknowledgement(BlockContext ctx, Packet packet, Acknowledgement ack) {
+    Objects.requireNonNull(ctx, "ctx");
+    Objects.requireNonNull(packet, "packet");
+    if (ack == null) {
+      throw new IllegalArgumentException("acknowledgement must not be null");
+    }
+    try (BlockContext tx = ctx.branch()) {
+      settleRecv(tx, packet, ack.isSuccess());
+      channel.writeAcknowledgement(tx, packet, ack);
+      tx.commit();
+    }
+  }
+
+  @Override
+  public Optional<String> getAppVersion(BlockContext ctx, String portId, String channelId) {
+    return channel.getAppVersion(ctx, portId, channelId);
+  }
+
+  // ---------------------------------------------------------------- IBC module (incoming)
+
+  /**
+   * Rate-limits a received packet, then delivers it to the app. Never throws for bad packets:
+   * undecodable data (9/10), an invalid channel (8), a blacklisted denom (7), an exceeded quota
+   * (4) or a flow overflow (11) answer {@link Acknowledgement#rateLimitError(int)} without calling
+   * the app; the detail is in a {@code transfer_denied} or {@code ratelimit_invalid_packet} event.
+   */
+  @Override
+  public Optional<Acknowledgement> onRecvPacket(BlockContext ctx, Packet packet, String relayer) {
+    Objects.requireNonNull(ctx, "ctx");
+    Objects.requireNonNull(packet, "packet");
+    RateLimitedPacket counted;
+    PendingPacket marker;
+    try {
+      FungibleTokenPacketData ftpd = PacketDataCodec.decode(packet.data());
+      requireChannelId(packet.destinationChannel(), "destination_channel");
+      String denom = DenomResolver.recvDenom(packet, ftpd.denom()).localDenom();
+      counted = counted(packet.destinationChannel(), denom, ftpd);
+      marker = marker(packet.destinationChannel(), denom, packet);
+    } catch (RateLimitException e) {
+      ctx.emitDurable(
+          RateLimitEvents.invalidPacket(packet.destinationChannel(), e.code(), e.getMessage()));
+      return Optional.of(Acknowledgement.rateLimitError(e.code().code()));
+    } catch (IllegalArgumentException e) { // e.g. a port id with '/', which core would reject
+      ctx.emitDurable(
+          RateLimitEvents.invalidPacket(
+              packet.destinationChannel(), ErrorCode.INVALID_PACKET_DATA, e.getMessage()));
+      return Optional.of(Acknowledgement.rateLimitError(ErrorCode.INVALID_PACKET_DATA.code()));
+    }
+    BlockContext tx = ctx.branch();
+    try {
+      boolean updated;
+      try {
+        updated = keeper.checkRateLimitAndUpdateFlow(tx, PacketDirection.RECV, counted);
+      } catch (RateLimitException rejected) { // transfer_denied was emitted durably
+        tx.discard();
+        return Optional.of(Acknowledgement.rateLimitError(rejected.code().code()));
+      }
+      if (updated) {
+        keeper.setPendingRecvPacket(tx, marker); // before the app, which may ack asynchronously
+      }
+      Optional<Acknowledgement> ack = app().onRecvPacket(tx, packet, relayer);
+      if (ack.isPresent() && !ack.get().isSuccess()) {
+        tx.discard(); // an error ack rolls back the app's writes, the inflow and the marker
+        return ack;
+      }
+      if (ack.isPresent() && updated) {
+        keeper.removePendingRecvPacket(tx, marker);
+      }
+      tx.commit();
+      return ack;
+    } finally {
+      tx.close();
+    }
+  }
+
+  /**
+   * Settles a sent packet's accounting, then calls the app. Success removes the pending send
+   * marker (capacity is not given back); an error ack, including the IBC v2 universal error ack,
+   * gives the outflow back if the marker exists (the packet was sent in the current window); a
+   * malformed ack changes nothing and emits {@code ratelimit_invalid_packet} (code 14). Only the
+   * app can fail this callback.
+   */
+  @Override
+  public void onAcknowledgementPacket(
+      BlockContext ctx, Packet packet, byte[] acknowledgement, String relayer) {
+    Objects.requireNonNull(ctx, "ctx");
+    Objects.requireNonNull(packet, "packet");
+    try (BlockContext tx = ctx.branch()) {
+      switch (AcknowledgementCodec.classify(acknowledgement)) {
+        case SUCCESS -> settleSend(tx, packet, false);
+        case ERROR -> settleSend(tx, packet, true);
+        case MALFORMED -> tx.emit(
+            RateLimitEvents.invalidPacket(
+                packet.sourceChannel(),
+                ErrorCode.INVALID_ACKNOWLEDGEMENT,
+                "acknowledgement is neither a result nor an error; flow unchanged"));
+      }
+      app().onAcknowledgementPacket(tx, packet, acknowledgement, relayer);
+      tx.commit();
+    }
+  }
+
+  /** Like an error acknowledgement: gives the outflow back if sent in this window; calls the app. */
+  @Override
+  public void onTimeoutPacket(BlockContext ctx, Packet packet, String relayer) {
+    Objects.requireNonNull(ctx, "ctx");
+    Objects.requireNonNull(packet, "packet");
+    try (BlockContext tx = ctx.branch()) {
+      settleSend(tx, packet, true);
+      app().onTimeoutPacket(tx, packet, relayer);
+      tx.commit();
+    }
+  }
+
+  @Override
+  public String onChanOpenInit(
+      BlockContext ctx,
+      Order order,
+      List<String> connectionHops,
+      String portId,
+      String channelId,
+      Counterparty counterparty,
+      String version) {
+    return app().onChanOpenInit(ctx, order, connectionHops, portId, channelId, counterparty, version);
+  }
+
+  @Override
+  public String onChanOpenTry(
+      BlockContext ctx,
+      Order order,
+      List<String> connectionHops,
+      String portId,
+      String channelId,
+      Counterparty counterparty,
+      String counterpartyVersion) {
+    return app()
+        .onChanOpenTry(
+            ctx, order, connectionHops, portId, channelId, counterparty, counterpartyVersion);
+  }
+
+  @Override
+  public void onChanOpenAck(
+      BlockContext ctx,
+      String portId,
+      String channelId,
+      String counterpartyChannelId,
+      String counterpartyVersion) {
+    app().onChanOpenAck(ctx, portId, channelId, counterpartyChannelId, counterpartyVersion);
+  }
+
+  @Override
+  public void onChanOpenConfirm(BlockContext ctx, String portId, String channelId) {
+    app().onChanOpenConfirm(ctx, portId, channelId);
+  }
+
+  @Override
+  public void onChanCloseInit(BlockContext ctx, String portId, String channelId) {
+    app().onChanCloseInit(ctx, portId, channelId);
+  }
+
+  @Override
+  public void onChanCloseConfirm(BlockContext ctx, String portId, String channelId) {
+    app().onChanCloseConfirm(ctx, portId, channelId);
+  }
+
+  // ---------------------------------------------------------------- accounting helpers
+
+  /**
+   * Ack, error ack or timeout of a packet this chain sent. Accounting problems (undecodable data,
+   * odd ids) become an event and no flow change: a bad packet must never strand a refund.
+   */
+  private void settleSend(BlockContext tx, Packet packet, boolean failed) {
+    String channelId = packet.sourceChannel();
+    try (BlockContext step = tx.branch()) {
+      FungibleTokenPacketData ftpd = PacketDataCodec.decode(packet.data());
+      requireChannelId(channelId, "source_channel");
+      String denom = DenomResolver.sendDenom(ftpd.denom());
+      PendingPacket marker = marker(channelId, denom, packet);
+      if (failed) {
+        keeper.undoSendPacket(step, marker, ftpd.amount());
+      } else {
+        keeper.removePendingSendPacket(step, marker);
+      }
+      step.commit();
+    } catch (RateLimitException e) {
+      tx.emit(RateLimitEvents.invalidPacket(channelId, e.code(), e.getMessage()));
+    } catch (IllegalArgumentException e) {
+      tx.emit(
+          RateLimitEvents.invalidPacket(channelId, ErrorCode.INVALID_PACKET_DATA, e.getMessage()));
+    }
+  }
+
+  /** The async ack of a received packet: success drops the marker, error gives the inflow back. */
+  private void settleRecv(BlockContext tx, Packet packet, boolean success) {
+    String channelId = packet.destinationChannel();
+    try (BlockContext step = tx.branch()) {
+      FungibleTokenPacketData ftpd = PacketDataCodec.decode(packet.data());
+      requireChannelId(channelId, "destination_channel");
+      String denom = DenomResolver.recvDenom(packet, ftpd.denom()).localDenom();
+      PendingPacket marker = marker(channelId, denom, packet);
+      if (success) {
+        keeper.removePendingRecvPacket(step, marker);
+      } else {
+        keeper.undoReceivePacket(step, marker, ftpd.amount());
+      }
+      step.commit();
+    } catch (RateLimitException e) {
+      tx.emit(RateLimitEvents.invalidPacket(channelId, e.code(), e.getMessage()));
+    } catch (IllegalArgumentException e) {
+      tx.emit(
+          RateLimitEvents.invalidPacket(channelId, ErrorCode.INVALID_PACKET_DATA, e.getMessage()));
+    }
+  }
+
+  private static PendingPacket marker(String channelId, String denom, Packet packet) {
+    if (packet.sequence() == 0) {
+      throw new RateLimitException(ErrorCode.INVALID_PACKET_DATA, "packet sequence must not be 0");
+    }
+    return new PendingPacket(channelId, denom, packet.sequence());
+  }
+
+  private static RateLimitedPacket counted(
+      String channelId, String denom, FungibleTokenPacketData ftpd) {
+    try {
+      return new RateLimitedPacket(channelId, denom, ftpd.amount(), ftpd.sender(), ftpd.receiver());
+    } catch (IllegalArgumentException e) {
+      throw new RateLimitException(ErrorCode.INVALID_PACKET_DATA, e.getMessage());
+    }
+  }
+
+  private static void requireChannelId(String id, String field) {
+    if (!Identifiers.isChannelOrClientId(id)) {
+      throw new RateLimitException(
+          ErrorCode.INVALID_CHANNEL_OR_CLIENT_ID, field + " is not a channel or client id: " + Texts.quote(id));
+    }
+  }
+}

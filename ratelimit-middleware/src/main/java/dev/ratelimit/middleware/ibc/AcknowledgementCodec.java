@@ -1,0 +1,125 @@
+package dev.ratelimit.middleware.ibc;
+
+import dev.ratelimit.core.ErrorCode;
+import dev.ratelimit.core.RateLimitException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The one acknowledgement decoder, shared by the rate-limit middleware and the transfer app: if
+ * they classified an acknowledgement differently, a counterparty could make the limiter give
+ * capacity back while the app refunds nothing (or the reverse).
+ *
+ * <p>Rules, in order:
+ *
+ * <ol>
+ *   <li>exactly the 32-byte IBC v2 universal error acknowledgement ({@code
+ *       sha256("UNIVERSAL_ERROR_ACKNOWLEDGEMENT")}) is an error;
+ *   <li>otherwise the bytes must be valid UTF-8 holding one JSON object (nothing after it) with no
+ *       duplicate key and no key but {@code result} and {@code error} (the protobuf-JSON names of
+ *       the two oneof fields, the same in camelCase): unknown keys are rejected like protojson
+ *       does;
+ *   <li>exactly one of the two keys, its value a JSON string;
+ *   <li>{@code error}: any string, even empty, is an error acknowledgement;
+ *   <li>{@code result}: base64 as Go's protojson reads bytes (standard or URL alphabet, padded or
+ *       not) decoding to at least one byte is a success.
+ * </ol>
+ *
+ * Anything else ({@code null} values, numbers, an empty result, both keys, trailing data, non-JSON,
+ * empty input) is malformed.
+ */
+public final class AcknowledgementCodec {
+
+  /** What an acknowledgement means for accounting. */
+  public enum AckClass {
+    /** The packet was received and processed: keep the flow, drop the pending marker. */
+    SUCCESS,
+    /** The receiver refused the packet: the sender refunds, the limiter gives capacity back. */
+    ERROR,
+    /** Neither: no accounting change (the middleware reports it in an event). */
+    MALFORMED
+  }
+
+  private static final Set<String> KEYS = Set.of("result", "error");
+  private static final byte[] UNIVERSAL_ERROR_ACK = sha256("UNIVERSAL_ERROR_ACKNOWLEDGEMENT");
+  private static final Acknowledgement UNIVERSAL_ERROR =
+      Acknowledgement.error("universal error acknowledgement");
+
+  private AcknowledgementCodec() {}
+
+  /**
+   * Classifies acknowledgement bytes by the rules above. Never throws: {@code null}, empty and
+   * garbage input are {@link AckClass#MALFORMED}.
+   */
+  public static AckClass classify(byte[] ack) {
+    try {
+      return parse(ack).isSuccess() ? AckClass.SUCCESS : AckClass.ERROR;
+    } catch (RuntimeException e) { // RateLimitException, and defensively anything else
+      return AckClass.MALFORMED;
+    }
+  }
+
+  /**
+   * The acknowledgement, or empty when it is malformed; for the transfer app. The universal error
+   * acknowledgement decodes to an error acknowledgement with the text {@code universal error
+   * acknowledgement} (it has no text of its own). Never throws.
+   */
+  public static Optional<Acknowledgement> decode(byte[] ack) {
+    try {
+      return Optional.of(parse(ack));
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The acknowledgement, for callers that report why one is malformed.
+   *
+   * @throws RateLimitException with code {@link ErrorCode#INVALID_ACKNOWLEDGEMENT} (14) and the
+   *     reason when {@code ack} is {@code null} or malformed
+   */
+  public static Acknowledgement parse(byte[] ack) {
+    if (ack == null) {
+      throw new RateLimitException(ErrorCode.INVALID_ACKNOWLEDGEMENT, "acknowledgement is null");
+    }
+    if (Arrays.equals(ack, UNIVERSAL_ERROR_ACK)) {
+      return UNIVERSAL_ERROR;
+    }
+    Map<String, String> fields =
+        GoJson.readStringObject(ack, KEYS, ErrorCode.INVALID_ACKNOWLEDGEMENT);
+    if (fields.size() != 1) {
+      throw new RateLimitException(
+          ErrorCode.INVALID_ACKNOWLEDGEMENT,
+          fields.isEmpty()
+              ? "neither \"result\" nor \"error\" is set"
+              : "both \"result\" and \"error\" are set");
+    }
+    String error = fields.get("error");
+    if (error != null) {
+      return Acknowledgement.error(error);
+    }
+    byte[] result =
+        GoBase64.decodeProtoJsonBytes(fields.get("result"))
+            .orElseThrow(
+                () ->
+                    new RateLimitException(
+                        ErrorCode.INVALID_ACKNOWLEDGEMENT, "\"result\" is not valid base64"));
+    if (result.length == 0) {
+      throw new RateLimitException(ErrorCode.INVALID_ACKNOWLEDGEMENT, "\"result\" is empty");
+    }
+    return Acknowledgement.success(result);
+  }
+
+  private static byte[] sha256(String text) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.US_ASCII));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+  }
+}

@@ -1,0 +1,2 @@
+/** Dagger wiring of the rate-limit middleware. */
+package dev.ratelimit.middleware.inject;

@@ -1,0 +1,162 @@
+package dev.ratelimit.middleware.transfer;
+
+import dev.ratelimit.core.ErrorCode;
+import dev.ratelimit.core.RateLimitException;
+import dev.ratelimit.core.model.Identifiers;
+import dev.ratelimit.core.model.Texts;
+import dev.ratelimit.middleware.ibc.Packet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Names the denom a transfer packet counts against, as it exists on <b>this</b> chain: a base denom
+ * ({@code ustrd}) or {@code ibc/<HASH>}. Shared by the rate-limit middleware and the transfer app,
+ * so they never disagree on which denom a packet moves.
+ *
+ * <p>The worked examples of the original module's README, with Stride as this chain, Osmosis as the
+ * counterparty, and the channel between them {@code channel-5} on Stride and {@code channel-326} on
+ * Osmosis (ports {@code transfer}). A rate limit on Osmosis's uosmo over that channel is stored on
+ * Stride as {@code ibc/D24B4564BCD51D3D02D9987D92571EAC5915676A9BD6D9B0C1D0254CB8A5EA34} and {@code
+ * channel-5}, never as {@code uosmo} and {@code channel-326}.
+ *
+ * <h2>Send (this chain is the packet's source; the packet's {@code denom} is the full trace)</h2>
+ *
+ * <ul>
+ *   <li>Native token: no trace, used as is: {@code ustrd} → {@code ustrd}.
+ *   <li>Non-native token: hash of the trace: {@code transfer/channel-0/uatom} → {@code
+ *       ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2}.
+ *   <li>A denom that already is {@code ibc/...} is used as is (like the Go module).
+ * </ul>
+ *
+ * <h2>Receive (this chain is the packet's destination)</h2>
+ *
+ * <p><b>Sink</b> (the token moves forward, to a chain other than its previous hop): prepend this
+ * chain's destination port and channel, then hash.
+ *
+ * <ul>
+ *   <li>uosmo sent from Osmosis to Stride: packet denom {@code uosmo}; prefixed {@code
+ *       transfer/channel-5/uosmo}; hashed {@code
+ *       ibc/D24B4564BCD51D3D02D9987D92571EAC5915676A9BD6D9B0C1D0254CB8A5EA34}.
+ *   <li>ujuno sent from Juno to Osmosis, then to Stride: packet denom {@code
+ *       transfer/channel-Y/ujuno} (Y: Osmosis's channel to Juno); prefixed {@code
+ *       transfer/channel-5/transfer/channel-Y/ujuno}; hashed {@code ibc/...}.
+ * </ul>
+ *
+ * <p><b>Source</b> (the token comes back along the hop it left by, so the packet's denom starts
+ * with the packet's own {@code sourcePort/sourceChannel/}, the counterparty's end): strip that
+ * prefix; if a trace is left, hash it, else it is the base denom.
+ *
+ * <ul>
+ *   <li>ustrd sent from Stride to Osmosis and back: packet denom {@code transfer/channel-326/ustrd}
+ *       from source channel {@code channel-326}; stripped {@code ustrd}; no trace left: {@code
+ *       ustrd}.
+ *   <li>ujuno sent from Juno to Stride, then to Osmosis, then back to Stride: packet denom {@code
+ *       transfer/channel-326/transfer/channel-Z/ujuno} (Z: Stride's channel to Juno); stripped
+ *       {@code transfer/channel-Z/ujuno}, which has a trace; hashed {@code ibc/...}, the same
+ *       voucher denom ujuno had on Stride before it left.
+ * </ul>
+ *
+ * <p>The prefix match includes the trailing {@code /}: a denom {@code transfer/channel-10/uatom}
+ * arriving from {@code channel-1} is <i>not</i> coming back, so it is a sink (Osmosis's contract
+ * gets this wrong). Traces are read by {@link DenomTrace#parse} (ibc-go's rules, which also take
+ * client ids as hops). A denom whose base is empty ({@code transfer/channel-1/transfer/channel-2})
+ * is invalid packet data.
+ */
+public final class DenomResolver {
+  private static final String IBC_PREFIX = "ibc/";
+
+  private DenomResolver() {}
+
+  /**
+   * The local denom of a packet this chain sends (its channel is the packet's source channel): a
+   * denom starting with {@code ibc/} or without a trace as is, else {@code ibc/} + the hash of its
+   * full trace.
+   *
+   * @param packetDenom the {@code denom} of the ICS-20 packet data
+   * @throws NullPointerException if {@code packetDenom} is {@code null}
+   * @throws RateLimitException code {@link ErrorCode#INVALID_PACKET_DATA} (9) when the denom is
+   *     blank or its base denom is empty
+   */
+  public static String sendDenom(String packetDenom) {
+    requireNotBlank(packetDenom);
+    if (packetDenom.startsWith(IBC_PREFIX)) {
+      return packetDenom;
+    }
+    return DenomTrace.parse(packetDenom).ibcDenom();
+  }
+
+  /**
+   * The local denom of a packet this chain receives (its channel is the packet's destination
+   * channel): the source case when {@code packetDenom} starts with {@code
+   * sourcePort/sourceChannel/} (strip it; hash what is left if it still has a trace), else the sink
+   * case (prepend {@code destinationPort/destinationChannel/} and hash).
+   *
+   * @param packetDenom the {@code denom} of the ICS-20 packet data
+   * @throws NullPointerException if an argument is {@code null}
+   * @throws RateLimitException code {@link ErrorCode#INVALID_PACKET_DATA} (9) when the denom is
+   *     blank or a base denom is empty; code {@link ErrorCode#INVALID_CHANNEL_OR_CLIENT_ID} (8) in
+   *     the sink case when {@code destinationChannel} is not a channel or client id
+   * @throws IllegalArgumentException if {@code destinationPort} contains {@code /}
+   */
+  public static ReceivedDenom recvDenom(
+      String sourcePort,
+      String sourceChannel,
+      String destinationPort,
+      String destinationChannel,
+      String packetDenom) {
+    Objects.requireNonNull(sourcePort, "sourcePort");
+    Objects.requireNonNull(sourceChannel, "sourceChannel");
+    Objects.requireNonNull(destinationPort, "destinationPort");
+    Objects.requireNonNull(destinationChannel, "destinationChannel");
+    requireNotBlank(packetDenom);
+
+    // The whole trace must have a base denom in either case (SPEC §3:
+    // transfer/channel-1/transfer/channel-2 is invalid even when it comes back on channel-1).
+    DenomTrace sent = DenomTrace.parse(packetDenom);
+    String sourcePrefix = sourcePort + "/" + sourceChannel + "/";
+    if (packetDenom.startsWith(sourcePrefix)) {
+      DenomTrace local = DenomTrace.parse(packetDenom.substring(sourcePrefix.length()));
+      return new ReceivedDenom(true, local.ibcDenom(), local);
+    }
+
+    if (!Identifiers.isChannelOrClientId(destinationChannel)) {
+      throw new RateLimitException(
+          ErrorCode.INVALID_CHANNEL_OR_CLIENT_ID,
+          "destination channel "
+              + Texts.quote(destinationChannel)
+              + " is not a channel or client id");
+    }
+    List<Hop> hops = new ArrayList<>(sent.trace().size() + 1);
+    hops.add(new Hop(destinationPort, destinationChannel));
+    hops.addAll(sent.trace());
+    DenomTrace local = new DenomTrace(hops, sent.baseDenom());
+    return new ReceivedDenom(false, local.ibcDenom(), local);
+  }
+
+  /**
+   * {@link #recvDenom(String, String, String, String, String)} with the ports and channels of
+   * {@code packet}.
+   *
+   * @throws NullPointerException if an argument is {@code null}
+   * @throws RateLimitException as {@link #recvDenom(String, String, String, String, String)}
+   * @throws IllegalArgumentException as {@link #recvDenom(String, String, String, String, String)}
+   */
+  public static ReceivedDenom recvDenom(Packet packet, String packetDenom) {
+    Objects.requireNonNull(packet, "packet");
+    return recvDenom(
+        packet.sourcePort(),
+        packet.sourceChannel(),
+        packet.destinationPort(),
+        packet.destinationChannel(),
+        packetDenom);
+  }
+
+  private static void requireNotBlank(String packetDenom) {
+    Objects.requireNonNull(packetDenom, "packetDenom");
+    if (GoText.isBlank(packetDenom)) {
+      throw new RateLimitException(
+          ErrorCode.INVALID_PACKET_DATA, "denom is blank: " + Texts.quote(packetDenom));
+    }
+  }
+}

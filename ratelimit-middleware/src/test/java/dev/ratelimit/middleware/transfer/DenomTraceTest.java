@@ -1,0 +1,165 @@
+package dev.ratelimit.middleware.transfer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ratelimit.core.ErrorCode;
+import dev.ratelimit.core.RateLimitException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class DenomTraceTest {
+
+  private static String hops(DenomTrace t) {
+    return t.trace().stream().map(Hop::toString).collect(Collectors.joining("|"));
+  }
+
+  /** Full path, then the hops joined by '|', then the base denom: ibc-go's ExtractDenomFromPath. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = ';',
+      value = {
+        "uatom; ''; uatom",
+        "transfer/channel-0/uatom; transfer/channel-0; uatom",
+        "transfer/channel-0/transfer/channel-1/uatom; transfer/channel-0|transfer/channel-1; uatom",
+        "a/channel-1/b/channel-2/c/channel-3/uatom; a/channel-1|b/channel-2|c/channel-3; uatom",
+        "transfer/channel-1; ''; transfer/channel-1", // two parts: always a base denom
+        "abc/xyz-5/token; abc/xyz-5; token", // xyz-5 is a valid client id
+        "transfer/channelToA/uatom; ''; transfer/channelToA/uatom",
+        "transfer/07-tendermint-5/uatom; transfer/07-tendermint-5; uatom",
+        "transfer/09-localhost/uatom; transfer/09-localhost; uatom",
+        "transfer/channel-0/07-tendermint-0/x; transfer/channel-0; 07-tendermint-0/x",
+        "gamm/pool/1; ''; gamm/pool/1",
+        "transfer/channel-0/gamm/pool/1; transfer/channel-0; gamm/pool/1",
+        "transfer/channel-0/a/b/c; transfer/channel-0; a/b/c",
+        "ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2; '';"
+            + " ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2",
+        "transfer/channel-18446744073709551615/uatom; transfer/channel-18446744073709551615; uatom",
+        "transfer/channel-18446744073709551616/uatom; '';"
+            + " transfer/channel-18446744073709551616/uatom",
+        "transfer/channel-01/uatom; transfer/channel-01; uatom",
+        "/channel-1/uatom; /channel-1; uatom",
+        "transfer/channel-0/uatom/; transfer/channel-0; uatom/",
+        "transfer//uatom; ''; transfer//uatom",
+        "erc20/0xabc; ''; erc20/0xabc",
+        "factory/osmo1abc/ufoo; ''; factory/osmo1abc/ufoo",
+        "transfer/channel-0/factory/osmo1abc/ufoo; transfer/channel-0; factory/osmo1abc/ufoo",
+        "transfer/channel-1/abc/xyz-5/t; transfer/channel-1|abc/xyz-5; t",
+      })
+  void parse_likeIbcGo(String fullPath, String expectedHops, String expectedBase) {
+    DenomTrace t = DenomTrace.parse(fullPath);
+    assertEquals(expectedHops, hops(t));
+    assertEquals(expectedBase, t.baseDenom());
+    assertEquals(!expectedHops.isEmpty(), t.hasTrace());
+    assertEquals(fullPath, t.fullPath());
+  }
+
+  @ParameterizedTest(name = "\"{0}\"")
+  @ValueSource(
+      strings = {
+        "",
+        " ",
+        "\u00a0",
+        "transfer/channel-1/transfer/channel-2",
+        "a/channel-1/b/channel-2",
+        "x/channel-1/",
+        "transfer/channel-1/ ",
+        "transfer/channel-1/\t",
+      })
+  void parse_emptyOrBlankBase_isInvalidPacketData(String fullPath) {
+    RateLimitException e = assertThrows(RateLimitException.class, () -> DenomTrace.parse(fullPath));
+    assertEquals(ErrorCode.INVALID_PACKET_DATA, e.code());
+  }
+
+  @Test
+  void parse_null_isACallerMistake() {
+    assertThrows(NullPointerException.class, () -> DenomTrace.parse(null));
+  }
+
+  @Test
+  void ibcDenom_hashesTheFullPathUpperCase() {
+    assertEquals(
+        "ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2",
+        DenomTrace.parse("transfer/channel-0/uatom").ibcDenom());
+    assertEquals(
+        "ibc/D24B4564BCD51D3D02D9987D92571EAC5915676A9BD6D9B0C1D0254CB8A5EA34",
+        new DenomTrace(List.of(new Hop("transfer", "channel-5")), "uosmo").ibcDenom());
+    assertEquals("uatom", DenomTrace.parse("uatom").ibcDenom());
+    assertEquals("transfer/channel-1", DenomTrace.parse("transfer/channel-1").ibcDenom());
+  }
+
+  @Test
+  void constructor_validates() {
+    assertThrows(IllegalArgumentException.class, () -> new DenomTrace(List.of(), " "));
+    assertThrows(NullPointerException.class, () -> new DenomTrace(List.of(), null));
+    assertThrows(NullPointerException.class, () -> new DenomTrace(null, "x"));
+    List<Hop> hops = new ArrayList<>(List.of(new Hop("transfer", "channel-0")));
+    DenomTrace t = new DenomTrace(hops, "uatom");
+    hops.clear();
+    assertEquals(1, t.trace().size(), "trace is copied");
+    assertFalse(new DenomTrace(List.of(), "uatom").hasTrace());
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "transfer, channelX",
+    "transfer, ''",
+    "trans/fer, channel-0",
+    "transfer, channel-1/x"
+  })
+  void hop_rejectsWhatCannotBeAHop(String port, String id) {
+    assertThrows(IllegalArgumentException.class, () -> new Hop(port, id));
+  }
+
+  @Test
+  void parse_fullPathRoundTripsRandomPaths() {
+    String[] pool = {
+      "transfer",
+      "channel-0",
+      "channel-42",
+      "07-tendermint-3",
+      "09-localhost",
+      "xyz-5",
+      "uatom",
+      "gamm",
+      "pool",
+      "1",
+      "",
+      "channelToA",
+      "ibc",
+      "factory",
+      "-1",
+      "channel-"
+    };
+    Random random = new Random(11L);
+    int parsed = 0;
+    for (int i = 0; i < 5_000; i++) {
+      int n = 1 + random.nextInt(8);
+      StringBuilder sb = new StringBuilder();
+      for (int k = 0; k < n; k++) {
+        if (k > 0) {
+          sb.append('/');
+        }
+        sb.append(pool[random.nextInt(pool.length)]);
+      }
+      String path = sb.toString();
+      try {
+        DenomTrace t = DenomTrace.parse(path);
+        parsed++;
+        assertEquals(path, t.fullPath());
+        assertEquals(t, DenomTrace.parse(t.fullPath()));
+      } catch (RateLimitException e) {
+        assertEquals(ErrorCode.INVALID_PACKET_DATA, e.code(), path);
+      }
+    }
+    assertTrue(parsed > 1_000, "most random paths have a base denom");
+  }
+}

@@ -1,0 +1,58 @@
+package dev.ratelimit.middleware.transfer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class GoTextTest {
+
+  /** Go's strings.TrimSpace(s) == "" (unicode.IsSpace), as hex code points joined by '+'. */
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource({
+    "'', true",
+    "20, true",
+    "09+0A+0B+0C+0D, true",
+    "85, true", // NEL: Go space, not Java whitespace
+    "A0, true", // NBSP: Go space, not Java whitespace
+    "2007, true", // figure space: Go space, not Java whitespace
+    "202F, true", // narrow NBSP: Go space, not Java whitespace
+    "1680+2000+200A+2028+2029+205F+3000, true",
+    "1C, false", // Java whitespace, not Go space
+    "1F, false",
+    "200B, false", // zero width space is not white space
+    "FEFF, false",
+    "61, false",
+    "20+61+20, false",
+  })
+  void isBlank_followsGoUnicodeIsSpace(String codePoints, boolean blank) {
+    StringBuilder sb = new StringBuilder();
+    if (!codePoints.isEmpty()) {
+      for (String hex : codePoints.split("\\+")) {
+        sb.appendCodePoint(Integer.parseInt(hex, 16));
+      }
+    }
+    assertEquals(blank, GoText.isBlank(sb.toString()));
+  }
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource({
+    "'', false",
+    "61, false",
+    "D83D+DE00, false",
+    "D800, true",
+    "DC00, true",
+    "61+D83D, true",
+    "DE00+D83D, true",
+    "D83D+DE00+D83D+DE00, false",
+  })
+  void hasLoneSurrogate(String units, boolean lone) {
+    StringBuilder sb = new StringBuilder();
+    if (!units.isEmpty()) {
+      for (String hex : units.split("\\+")) {
+        sb.append((char) Integer.parseInt(hex, 16));
+      }
+    }
+    assertEquals(lone, GoText.hasLoneSurrogate(sb.toString()));
+  }
+}
