@@ -1,0 +1,134 @@
+package dev.ratelimit.cli;
+
+import dev.ratelimit.cli.query.HomeException;
+import dev.ratelimit.cli.simulate.MalformedScenarioException;
+import dev.ratelimit.core.ErrorCode;
+import dev.ratelimit.core.RateLimitException;
+import dev.ratelimit.core.store.StorageException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Objects;
+import picocli.CommandLine;
+
+/**
+ * The {@code ratelimit} command line. {@link #run} is the whole program without {@code
+ * System.exit}: tests call it with their own streams.
+ *
+ * <p>Errors print one line on stderr ({@code ratelimit: ...}) and exit non-zero (see {@link
+ * ExitCode}); a stack trace only with {@code --debug}.
+ */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) {
+    System.exit(
+        run(
+            args,
+            new PrintStream(System.out, true, StandardCharsets.UTF_8),
+            new PrintStream(System.err, true, StandardCharsets.UTF_8)));
+  }
+
+  /**
+   * Runs the command line.
+   *
+   * @return the exit code ({@link ExitCode})
+   */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    Objects.requireNonNull(args, "args");
+    boolean debug = Arrays.asList(args).contains("--debug");
+    Io io = new Io(out, err);
+    CommandLine cl = commandLine(io);
+    cl.setParameterExceptionHandler(
+        (ex, badArgs) -> {
+          CommandLine where = ex.getCommandLine();
+          err.println(
+              "ratelimit: " + oneLine(ex.getMessage()) + " (see '"
+                  + where.getCommandSpec().qualifiedName() + " --help')");
+          if (debug) {
+            ex.printStackTrace(err);
+          }
+          return ExitCode.USAGE;
+        });
+    cl.setExecutionExceptionHandler(
+        (ex, where, parseResult) -> {
+          int code = exitCode(ex);
+          err.println("ratelimit: " + message(ex));
+          if (debug) {
+            ex.printStackTrace(err);
+          }
+          return code;
+        });
+    try {
+      return cl.execute(args);
+    } finally {
+      out.flush();
+      err.flush();
+    }
+  }
+
+  static CommandLine commandLine(Io io) {
+    CommandLine cl = new CommandLine(new RootCommand(io), new Factory(io));
+    cl.setOut(new PrintWriter(io.out(), true));
+    cl.setErr(new PrintWriter(io.err(), true));
+    cl.setCaseInsensitiveEnumValuesAllowed(true);
+    cl.setUsageHelpAutoWidth(false);
+    cl.setUsageHelpWidth(100);
+    return cl;
+  }
+
+  static int exitCode(Exception ex) {
+    if (ex instanceof CliException c) {
+      return c.exitCode();
+    }
+    if (ex instanceof MalformedScenarioException || ex instanceof HomeException
+        || ex instanceof StorageException) {
+      return ExitCode.USAGE;
+    }
+    if (ex instanceof RateLimitException r) {
+      return r.code() == ErrorCode.RATE_LIMIT_NOT_FOUND ? ExitCode.FAILED : ExitCode.USAGE;
+    }
+    return ExitCode.INTERNAL;
+  }
+
+  static String message(Exception ex) {
+    if (ex instanceof CliException || ex instanceof MalformedScenarioException
+        || ex instanceof HomeException) {
+      return oneLine(ex.getMessage());
+    }
+    if (ex instanceof RateLimitException r) {
+      return oneLine(r.getMessage()) + " (code " + r.code().label() + ")";
+    }
+    if (ex instanceof StorageException) {
+      return "storage: " + oneLine(ex.getMessage());
+    }
+    return "internal error: " + ex.getClass().getName() + ": " + oneLine(ex.getMessage())
+        + " (run with --debug for the stack trace)";
+  }
+
+  static String oneLine(String s) {
+    return s == null ? "" : s.replace("\r\n", " ").replace('\n', ' ').replace('\r', ' ');
+  }
+
+  /** Builds commands, handing {@link Io} to those that take it. */
+  private static final class Factory implements CommandLine.IFactory {
+    private final Io io;
+    private final CommandLine.IFactory fallback = CommandLine.defaultFactory();
+
+    Factory(Io io) {
+      this.io = io;
+    }
+
+    @Override
+    public <K> K create(Class<K> cls) throws Exception {
+      try {
+        var ctor = cls.getDeclaredConstructor(Io.class);
+        ctor.setAccessible(true);
+        return ctor.newInstance(io);
+      } catch (NoSuchMethodException e) {
+        return fallback.create(cls);
+      }
+    }
+  }
+}

@@ -1,0 +1,297 @@
+package dev.ratelimit.cli;
+
+import dev.ratelimit.cli.query.HomeSnapshot;
+import dev.ratelimit.cli.query.Output;
+import dev.ratelimit.cli.query.QueryOutput;
+import dev.ratelimit.core.ErrorCode;
+import dev.ratelimit.core.RateLimitException;
+import dev.ratelimit.core.host.BlockContext;
+import dev.ratelimit.core.keeper.RateLimitKeeper;
+import dev.ratelimit.core.keeper.RemainingCapacity;
+import dev.ratelimit.core.model.Identifiers;
+import dev.ratelimit.core.model.Path;
+import dev.ratelimit.core.model.RateLimit;
+import dev.ratelimit.proto.v1.QueryAllRateLimitsResponse;
+import dev.ratelimit.proto.v1.QueryRateLimitResponse;
+import dev.ratelimit.proto.v1.QueryRateLimitsByChainIdResponse;
+import dev.ratelimit.proto.v1.QueryRateLimitsByChannelOrClientIdResponse;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The operator queries over a node home (names from the Go module's CLI). Each opens a copy of
+ * {@code <home>/data} (the home's files are never changed), answers and deletes the copy.
+ */
+final class QueryCommands {
+  private QueryCommands() {}
+
+  /** {@code --home} and {@code --output}, shared by every query. */
+  static final class HomeOptions {
+    @Option(
+        names = "--home",
+        required = true,
+        paramLabel = "DIR",
+        description = "Node home: the LevelDB in <home>/data (opened read-only, as a copy).")
+    java.nio.file.Path home;
+
+    @Option(
+        names = "--output",
+        paramLabel = "json|text",
+        defaultValue = "text",
+        description = "text (an aligned table, the default) or json (protobuf JSON like the Go CLI).")
+    Output output;
+  }
+
+  /** Runs {@code body} over a snapshot of the home and prints what it returns. */
+  abstract static class QueryCommand implements Callable<Integer> {
+    final Io io;
+
+    @Mixin HomeOptions options;
+
+    QueryCommand(Io io) {
+      this.io = io;
+    }
+
+    @Override
+    public final Integer call() {
+      try (HomeSnapshot home = HomeSnapshot.open(options.home)) {
+        if (home.lastBlock().isEmpty() && needsTime()) {
+          io.err().println(
+              "ratelimit: warning: " + options.home + " records no last block; measuring from the"
+                  + " current time");
+        }
+        BlockContext ctx = home.context(Instant.now());
+        io.out().print(answer(home, home.keeper(), ctx, options.output));
+        io.out().flush();
+      }
+      return ExitCode.OK;
+    }
+
+    boolean needsTime() {
+      return false;
+    }
+
+    abstract String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output);
+  }
+
+  static void requireId(String id) {
+    if (!Identifiers.isChannelOrClientId(id)) {
+      throw new RateLimitException(
+          ErrorCode.INVALID_CHANNEL_OR_CLIENT_ID,
+          "not a channel or client id: \"" + id + "\" (expected channel-N or a client id)");
+    }
+  }
+
+  static Path path(String denom, String id) {
+    requireId(id);
+    if (denom.isEmpty()) {
+      throw CliException.usage("--denom must not be empty");
+    }
+    try {
+      return new Path(denom, id);
+    } catch (IllegalArgumentException e) {
+      throw CliException.usage(e.getMessage());
+    }
+  }
+
+  static String rateLimits(List<RateLimit> limits, Output output, Kind kind) {
+    if (output == Output.text) {
+      return QueryOutput.rateLimitsTable(limits);
+    }
+    List<dev.ratelimit.proto.v1.RateLimit> wire = QueryOutput.toProto(limits);
+    return switch (kind) {
+      case ALL -> QueryOutput.protoJson(QueryAllRateLimitsResponse.newBuilder().addAllRateLimits(wire));
+      case BY_CHANNEL ->
+          QueryOutput.protoJson(
+              QueryRateLimitsByChannelOrClientIdResponse.newBuilder().addAllRateLimits(wire));
+      case BY_CHAIN ->
+          QueryOutput.protoJson(QueryRateLimitsByChainIdResponse.newBuilder().addAllRateLimits(wire));
+    };
+  }
+
+  enum Kind {
+    ALL,
+    BY_CHANNEL,
+    BY_CHAIN
+  }
+
+  @Command(
+      name = "list-rate-limits",
+      mixinStandardHelpOptions = true,
+      versionProvider = VersionProvider.class,
+      description = "List every rate limit (by channel or client id, then denom).",
+      footer = {"", "Example:", "  ratelimit list-rate-limits --home /tmp/rl-home --output json"})
+  static final class ListRateLimits extends QueryCommand {
+    ListRateLimits(Io io) {
+      super(io);
+    }
+
+    @Override
+    String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
+      return rateLimits(keeper.getAllRateLimits(ctx), output, Kind.ALL);
+    }
+  }
+
+  @Command(
+      name = "rate-limit",
+      mixinStandardHelpOptions = true,
+      versionProvider = VersionProvider.class,
+      description = {
+        "Show the rate limit of a channel or client and denom (or all of that channel's).",
+        "",
+        "Without --denom, lists every rate limit of the channel or client. A path with no rate"
+            + " limit is code 2 and exits 1; an invalid id is code 8 and exits 2.",
+        ""
+      },
+      footer = {
+        "",
+        "Examples:",
+        "  ratelimit rate-limit channel-5 --home /tmp/rl-home",
+        "  ratelimit rate-limit channel-5 --denom ibc/D24B... --home /tmp/rl-home --output json"
+      })
+  static final class RateLimitQuery extends QueryCommand {
+    @Parameters(index = "0", paramLabel = "CHANNEL_OR_CLIENT_ID", description = "e.g. channel-5")
+    String id;
+
+    @Option(names = "--denom", paramLabel = "D", description = "The denom as it exists on this chain.")
+    String denom;
+
+    RateLimitQuery(Io io) {
+      super(io);
+    }
+
+    @Override
+    String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
+      if (denom == null) {
+        return rateLimits(keeper.getRateLimitsByChannelOrClient(ctx, id), output, Kind.BY_CHANNEL);
+      }
+      Path path = path(denom, id);
+      Optional<RateLimit> rl = keeper.getRateLimit(ctx, path);
+      if (rl.isEmpty()) {
+        throw new RateLimitException(ErrorCode.RATE_LIMIT_NOT_FOUND, "no rate limit on " + path);
+      }
+      if (output == Output.json) {
+        return QueryOutput.protoJson(
+            QueryRateLimitResponse.newBuilder()
+                .setRateLimit(dev.ratelimit.core.genesis.GenesisCodec.toProto(rl.get())));
+      }
+      return QueryOutput.rateLimitsTable(List.of(rl.get()));
+    }
+  }
+
+  @Command(
+      name = "rate-limits-by-chain",
+      mixinStandardHelpOptions = true,
+      versionProvider = VersionProvider.class,
+      description = {
+        "List the rate limits whose channel or client leads to a chain.",
+        "",
+        "Counterparty chain ids come from <home>/config/channels.json (written by 'simulate"
+            + " --home' and 'demo --home'); ids it does not resolve are skipped, so without it"
+            + " the list is empty.",
+        ""
+      },
+      footer = {"", "Example:", "  ratelimit rate-limits-by-chain osmosis-1 --home /tmp/rl-home"})
+  static final class RateLimitsByChain extends QueryCommand {
+    @Parameters(index = "0", paramLabel = "CHAIN_ID", description = "e.g. osmosis-1")
+    String chainId;
+
+    RateLimitsByChain(Io io) {
+      super(io);
+    }
+
+    @Override
+    String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
+      if (home.chainIds().isEmpty()) {
+        io.err().println(
+            "ratelimit: note: " + dev.ratelimit.cli.query.ChannelsFile.path(home.home())
+                + " does not exist, so no channel resolves to a chain");
+      }
+      return rateLimits(keeper.getRateLimitsByChainId(ctx, chainId), output, Kind.BY_CHAIN);
+    }
+  }
+
+  @Command(
+      name = "list-blacklisted-denoms",
+      mixinStandardHelpOptions = true,
+      versionProvider = VersionProvider.class,
+      description = "List the denoms whose IBC transfers are halted.",
+      footer = {"", "Example:", "  ratelimit list-blacklisted-denoms --home /tmp/rl-home"})
+  static final class ListBlacklistedDenoms extends QueryCommand {
+    ListBlacklistedDenoms(Io io) {
+      super(io);
+    }
+
+    @Override
+    String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
+      return QueryOutput.blacklist(keeper.getAllBlacklistedDenoms(ctx), output);
+    }
+  }
+
+  @Command(
+      name = "list-whitelisted-addresses",
+      mixinStandardHelpOptions = true,
+      versionProvider = VersionProvider.class,
+      description = "List the (sender, receiver) pairs whose transfers skip the quota.",
+      footer = {"", "Example:", "  ratelimit list-whitelisted-addresses --home /tmp/rl-home --output json"})
+  static final class ListWhitelistedAddresses extends QueryCommand {
+    ListWhitelistedAddresses(Io io) {
+      super(io);
+    }
+
+    @Override
+    String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
+      return QueryOutput.whitelist(keeper.getAllWhitelistedAddressPairs(ctx), output);
+    }
+  }
+
+  @Command(
+      name = "remaining-capacity",
+      mixinStandardHelpOptions = true,
+      versionProvider = VersionProvider.class,
+      description = {
+        "How much more may move on a path in the current window, and when it resets.",
+        "",
+        "Per direction: threshold, net flow, remaining (or 'unlimited' when the channel value is"
+            + " 0); then window_resets_at and seconds_until_reset, measured from the home's last"
+            + " block time. A path with no rate limit is code 2 and exits 1.",
+        ""
+      },
+      footer = {
+        "",
+        "Example:",
+        "  ratelimit remaining-capacity channel-5 --denom ibc/D24B... --home /tmp/rl-home"
+      })
+  static final class RemainingCapacityQuery extends QueryCommand {
+    @Parameters(index = "0", paramLabel = "CHANNEL_OR_CLIENT_ID", description = "e.g. channel-5")
+    String id;
+
+    @Option(
+        names = "--denom",
+        required = true,
+        paramLabel = "D",
+        description = "The denom as it exists on this chain.")
+    String denom;
+
+    RemainingCapacityQuery(Io io) {
+      super(io);
+    }
+
+    @Override
+    boolean needsTime() {
+      return true;
+    }
+
+    @Override
+    String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
+      RemainingCapacity rc = keeper.remainingCapacity(ctx, path(denom, id));
+      return QueryOutput.remainingCapacity(rc, output);
+    }
+  }
+}

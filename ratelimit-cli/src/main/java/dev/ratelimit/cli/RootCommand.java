@@ -1,0 +1,61 @@
+package dev.ratelimit.cli;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/** {@code ratelimit}: the command groups. */
+@Command(
+    name = "ratelimit",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = {
+      "IBC ICS-20 transfer rate limits for Java chains: replay scenarios against the real"
+          + " module, query a node's rate limits, check genesis files, run the README"
+          + " walk-through.",
+      ""
+    },
+    subcommands = {
+      SimulateCommand.class,
+      QueryCommands.ListRateLimits.class,
+      QueryCommands.RateLimitQuery.class,
+      QueryCommands.RateLimitsByChain.class,
+      QueryCommands.ListBlacklistedDenoms.class,
+      QueryCommands.ListWhitelistedAddresses.class,
+      QueryCommands.RemainingCapacityQuery.class,
+      GenesisCommand.class,
+      DemoCommand.class,
+      HelpCommand.class
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  ratelimit simulate scenarios/*.json",
+      "  ratelimit demo --home /tmp/rl-home",
+      "  ratelimit list-rate-limits --home /tmp/rl-home --output json",
+      "  ratelimit remaining-capacity channel-5 --denom ibc/D24B... --home /tmp/rl-home",
+      "",
+      "Exit codes: 0 ok; 1 a scenario failed or the path has no rate limit (code 2);",
+      "2 usage or input error; 3 internal error. Errors print one line on stderr;",
+      "add --debug for a stack trace."
+    })
+final class RootCommand implements Callable<Integer> {
+  private final Io io;
+
+  @Option(
+      names = "--debug",
+      scope = ScopeType.INHERIT,
+      description = "Print a stack trace with errors.")
+  boolean debug;
+
+  RootCommand(Io io) {
+    this.io = io;
+  }
+
+  @Override
+  public Integer call() {
+    throw CliException.usage("missing command (see 'ratelimit --help')");
+  }
+}

@@ -1,0 +1,103 @@
+package dev.ratelimit.cli.query;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.ratelimit.core.host.IbcChannels;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * {@code <home>/config/channels.json}: which chain each channel or client id leads to, as a flat
+ * JSON object {@code {"channel-5": "osmosis-1", "07-tendermint-0": "cosmoshub-4"}}.
+ *
+ * <p>A home's database holds the rate-limit module's state, not IBC core's channels, so {@code
+ * rate-limits-by-chain} resolves counterparty chain ids from this file. {@code ratelimit simulate
+ * --store leveldb} and {@code ratelimit demo --home} write it from the scenario's channels and
+ * clients; a node may write it too. Without it, no id resolves and the query answers an empty list
+ * (ids whose chain cannot be resolved are skipped, SPEC §7).
+ */
+public final class ChannelsFile {
+  private static final ObjectMapper JSON =
+      JsonMapper.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .build();
+
+  private ChannelsFile() {}
+
+  /** {@code <home>/config/channels.json}. */
+  public static Path path(Path home) {
+    return home.resolve("config").resolve("channels.json");
+  }
+
+  /**
+   * The id → chain id map, or empty when the file does not exist.
+   *
+   * @throws HomeException when the file cannot be read or is not a flat object of strings
+   */
+  public static Optional<Map<String, String>> read(Path home) {
+    Path file = path(home);
+    if (!Files.exists(file)) {
+      return Optional.empty();
+    }
+    JsonNode root;
+    try {
+      root = JSON.readTree(Files.readString(file, StandardCharsets.UTF_8));
+    } catch (JsonProcessingException e) {
+      throw new HomeException(file + ": bad JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new HomeException("cannot read " + file + ": " + e.getMessage(), e);
+    }
+    if (root == null || !root.isObject()) {
+      throw new HomeException(file + ": expected an object of channel or client id to chain id");
+    }
+    Map<String, String> out = new TreeMap<>();
+    for (Map.Entry<String, JsonNode> e : root.properties()) {
+      if (!e.getValue().isTextual()) {
+        throw new HomeException(file + ": \"" + e.getKey() + "\" must map to a chain id (a string)");
+      }
+      out.put(e.getKey(), e.getValue().textValue());
+    }
+    return Optional.of(Collections.unmodifiableMap(out));
+  }
+
+  /** Writes the map (sorted by id), creating {@code <home>/config}. */
+  public static void write(Path home, Map<String, String> chainIds) {
+    Path file = path(home);
+    try {
+      Files.createDirectories(file.getParent());
+      Files.writeString(
+          file,
+          JSON.writeValueAsString(new TreeMap<>(chainIds)) + "\n",
+          StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new HomeException("cannot write " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The host port over such a map: an id exists iff it is in the map. */
+  public static IbcChannels asIbcChannels(Map<String, String> chainIds) {
+    Map<String, String> copy = Map.copyOf(chainIds);
+    return new IbcChannels() {
+      @Override
+      public boolean channelOrClientExists(String channelOrClientId) {
+        return copy.containsKey(channelOrClientId);
+      }
+
+      @Override
+      public Optional<String> counterpartyChainId(String channelOrClientId) {
+        return Optional.ofNullable(copy.get(channelOrClientId));
+      }
+    };
+  }
+}

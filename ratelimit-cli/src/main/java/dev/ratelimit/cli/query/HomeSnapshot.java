@@ -1,0 +1,178 @@
+package dev.ratelimit.cli.query;
+
+import dev.ratelimit.core.host.BlockContext;
+import dev.ratelimit.core.host.EventSink;
+import dev.ratelimit.core.keeper.RateLimitKeeper;
+import dev.ratelimit.core.store.KvStore;
+import dev.ratelimit.core.store.LevelDbKvStore;
+import dev.ratelimit.core.store.NodeHome;
+import dev.ratelimit.core.store.StorageException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * A read-only look at a node home: {@code <home>/data} is copied to a temporary directory and the
+ * copy is opened, so a query never changes the home's files (opening a LevelDB writes to it:
+ * lock, log, manifest). {@link #close()} deletes the copy. The copy is taken file by file; run
+ * queries against a stopped node, or accept that a block being committed meanwhile may be seen
+ * half-copied (LevelDB then recovers what its log holds).
+ */
+public final class HomeSnapshot implements AutoCloseable {
+  private final Path home;
+  private final Path copy;
+  private final LevelDbKvStore db;
+  private final Optional<NodeHome.LastBlock> lastBlock;
+  private final Optional<Map<String, String>> chainIds;
+
+  private HomeSnapshot(
+      Path home,
+      Path copy,
+      LevelDbKvStore db,
+      Optional<NodeHome.LastBlock> lastBlock,
+      Optional<Map<String, String>> chainIds) {
+    this.home = home;
+    this.copy = copy;
+    this.db = db;
+    this.lastBlock = lastBlock;
+    this.chainIds = chainIds;
+  }
+
+  /**
+   * Copies and opens the home's database.
+   *
+   * @throws HomeException when {@code home} is not a directory or holds no LevelDB in {@code data}
+   *     (a {@code CURRENT} file), or the copy cannot be opened
+   */
+  public static HomeSnapshot open(Path home) {
+    if (!Files.isDirectory(home)) {
+      throw new HomeException("home " + home + " is not a directory");
+    }
+    Path data = NodeHome.dataDir(home);
+    if (!Files.isRegularFile(data.resolve("CURRENT"))) {
+      throw new HomeException(
+          "no database in " + home + " (expected a LevelDB in " + data
+              + "; create one with 'ratelimit demo --home DIR' or a node)");
+    }
+    Optional<Map<String, String>> chainIds = ChannelsFile.read(home);
+    Path copy;
+    try {
+      copy = Files.createTempDirectory("ratelimit-query-");
+      copyTree(data, copy);
+    } catch (IOException | UncheckedIOException e) {
+      throw new HomeException("cannot copy " + data + " for reading: " + e.getMessage(), e);
+    }
+    LevelDbKvStore db;
+    try {
+      db = LevelDbKvStore.open(copy);
+    } catch (StorageException e) {
+      deleteTree(copy);
+      throw new HomeException("cannot open the database of " + home + ": " + e.getMessage(), e);
+    }
+    try {
+      return new HomeSnapshot(home, copy, db, NodeHome.readLastBlock(db), chainIds);
+    } catch (RuntimeException e) {
+      db.close();
+      deleteTree(copy);
+      throw new HomeException("cannot read the database of " + home + ": " + e.getMessage(), e);
+    }
+  }
+
+  public Path home() {
+    return home;
+  }
+
+  /** The node's whole store (a copy). */
+  public KvStore db() {
+    return db;
+  }
+
+  /** The last committed block, if the home records one. */
+  public Optional<NodeHome.LastBlock> lastBlock() {
+    return lastBlock;
+  }
+
+  /** {@code config/channels.json}, if present. */
+  public Optional<Map<String, String>> chainIds() {
+    return chainIds;
+  }
+
+  /**
+   * A keeper over this home: no bank (queries read no supply), channels and clients from {@code
+   * config/channels.json}.
+   */
+  public RateLimitKeeper keeper() {
+    return new RateLimitKeeper(
+        denom -> BigInteger.ZERO, ChannelsFile.asIbcChannels(chainIds.orElse(Map.of())));
+  }
+
+  /**
+   * A context at the last committed block (its height and time; without a record, height 0 and
+   * {@code fallbackTime}) over the module's keys. Nothing written through it reaches the home.
+   */
+  public BlockContext context(Instant fallbackTime) {
+    long height = lastBlock.map(NodeHome.LastBlock::height).orElse(0L);
+    Instant time = lastBlock.map(NodeHome.LastBlock::time).orElse(fallbackTime);
+    return BlockContext.of(height, time, NodeHome.rateLimitStore(db), EventSink.discarding());
+  }
+
+  /** Closes the copy and deletes it. */
+  @Override
+  public void close() {
+    try {
+      db.close();
+    } finally {
+      deleteTree(copy);
+    }
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    Files.walkFileTree(
+        from,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs)
+              throws IOException {
+            Files.createDirectories(to.resolve(from.relativize(dir).toString()));
+            return FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+              throws IOException {
+            Files.copy(
+                file, to.resolve(from.relativize(file).toString()),
+                StandardCopyOption.REPLACE_EXISTING);
+            return FileVisitResult.CONTINUE;
+          }
+        });
+  }
+
+  static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+        try {
+          Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+          // best effort: a temporary directory
+        }
+      });
+    } catch (IOException ignored) {
+      // best effort
+    }
+  }
+}

@@ -1,0 +1,141 @@
+package dev.ratelimit.cli.query;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.MessageOrBuilder;
+import com.google.protobuf.util.JsonFormat;
+import dev.ratelimit.core.genesis.GenesisCodec;
+import dev.ratelimit.core.keeper.RemainingCapacity;
+import dev.ratelimit.core.model.RateLimit;
+import dev.ratelimit.core.model.WhitelistedAddressPair;
+import dev.ratelimit.proto.v1.QueryAllBlacklistedDenomsResponse;
+import dev.ratelimit.proto.v1.QueryAllWhitelistedAddressesResponse;
+import java.math.BigInteger;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * How query answers print: protobuf JSON of the Go module's query responses (proto field names,
+ * every field present, lists as {@code []} when empty), or aligned text tables.
+ */
+public final class QueryOutput {
+  private static final JsonFormat.Printer PROTO_JSON =
+      JsonFormat.printer().preservingProtoFieldNames().alwaysPrintFieldsWithNoPresence();
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private QueryOutput() {}
+
+  /** Protobuf JSON of a message, ending with a newline. */
+  public static String protoJson(MessageOrBuilder message) {
+    try {
+      return PROTO_JSON.print(message) + "\n";
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("cannot print " + message.getClass().getSimpleName(), e);
+    }
+  }
+
+  /** The wire form of rate limits, for the JSON responses. */
+  public static List<dev.ratelimit.proto.v1.RateLimit> toProto(List<RateLimit> limits) {
+    return limits.stream().map(GenesisCodec::toProto).toList();
+  }
+
+  /** A table of rate limits, one row each. */
+  public static String rateLimitsTable(List<RateLimit> limits) {
+    TextTable t =
+        new TextTable(
+            "CHANNEL_OR_CLIENT_ID", "DENOM", "SEND_%", "RECV_%", "HOURS", "INFLOW", "OUTFLOW",
+            "CHANNEL_VALUE");
+    for (RateLimit rl : limits) {
+      t.row(
+          rl.path().channelOrClientId(),
+          rl.path().denom(),
+          Integer.toString(rl.quota().maxPercentSend()),
+          Integer.toString(rl.quota().maxPercentRecv()),
+          Long.toUnsignedString(rl.quota().durationHours()),
+          rl.flow().inflow().toString(),
+          rl.flow().outflow().toString(),
+          rl.flow().channelValue().toString());
+    }
+    return t.render();
+  }
+
+  public static String blacklist(List<String> denoms, Output output) {
+    if (output == Output.json) {
+      return protoJson(QueryAllBlacklistedDenomsResponse.newBuilder().addAllDenoms(denoms));
+    }
+    TextTable t = new TextTable("DENOM");
+    denoms.forEach(t::row);
+    return t.render();
+  }
+
+  public static String whitelist(List<WhitelistedAddressPair> pairs, Output output) {
+    if (output == Output.json) {
+      QueryAllWhitelistedAddressesResponse.Builder b = QueryAllWhitelistedAddressesResponse.newBuilder();
+      pairs.forEach(
+          p ->
+              b.addAddressPairs(
+                  dev.ratelimit.proto.v1.WhitelistedAddressPair.newBuilder()
+                      .setSender(p.sender())
+                      .setReceiver(p.receiver())));
+      return protoJson(b);
+    }
+    TextTable t = new TextTable("SENDER", "RECEIVER");
+    pairs.forEach(p -> t.row(p.sender(), p.receiver()));
+    return t.render();
+  }
+
+  /**
+   * Remaining capacity: JSON {@code {denom, channel_or_client_id, send: {max_percent, threshold,
+   * net_flow, remaining}, recv: {...}, window_resets_at, seconds_until_reset}} with numbers as
+   * strings ({@code remaining} may be {@code "unlimited"}), or a table.
+   */
+  public static String remainingCapacity(RemainingCapacity rc, Output output) {
+    if (output == Output.json) {
+      ObjectNode root = JSON.createObjectNode();
+      root.put("denom", rc.path().denom());
+      root.put("channel_or_client_id", rc.path().channelOrClientId());
+      root.set("send", direction(rc.send()));
+      root.set("recv", direction(rc.recv()));
+      root.put("window_resets_at", rc.windowResetsAt().toString());
+      root.put("seconds_until_reset", Long.toString(rc.secondsUntilReset()));
+      DefaultPrettyPrinter pp =
+          new DefaultPrettyPrinter(
+                  Separators.createDefaultInstance()
+                      .withObjectFieldValueSpacing(Separators.Spacing.AFTER))
+              .withObjectIndenter(new DefaultIndenter("  ", "\n"));
+      try {
+        return JSON.writer(pp).writeValueAsString(root) + "\n";
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException("cannot print remaining capacity", e);
+      }
+    }
+    TextTable t = new TextTable("DIRECTION", "MAX_%", "THRESHOLD", "NET_FLOW", "REMAINING");
+    t.row("send", Integer.toString(rc.send().percent()), rc.send().threshold().toString(),
+        rc.send().netFlow().toString(), remaining(rc.send().remaining()));
+    t.row("recv", Integer.toString(rc.recv().percent()), rc.recv().threshold().toString(),
+        rc.recv().netFlow().toString(), remaining(rc.recv().remaining()));
+    return "path: " + rc.path().channelOrClientId() + " " + rc.path().denom() + "\n"
+        + t.render()
+        + "window_resets_at: " + rc.windowResetsAt() + "\n"
+        + "seconds_until_reset: " + rc.secondsUntilReset() + "\n";
+  }
+
+  private static ObjectNode direction(RemainingCapacity.Direction d) {
+    ObjectNode n = JSON.createObjectNode();
+    n.put("max_percent", Integer.toString(d.percent()));
+    n.put("threshold", d.threshold().toString());
+    n.put("net_flow", d.netFlow().toString());
+    n.put("remaining", remaining(d.remaining()));
+    return n;
+  }
+
+  static String remaining(Optional<BigInteger> r) {
+    return r.map(BigInteger::toString).orElse("unlimited");
+  }
+}

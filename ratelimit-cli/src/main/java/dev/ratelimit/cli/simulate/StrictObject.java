@@ -1,0 +1,237 @@
+package dev.ratelimit.cli.simulate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * A JSON object read strictly: every read names the key, a value of the wrong type fails with the
+ * key's path, and {@link #done()} fails on any key that was never read (an unknown key).
+ */
+final class StrictObject {
+  private static final Pattern SIGNED_DIGITS = Pattern.compile("-?[0-9]+");
+  private static final Pattern DIGITS = Pattern.compile("[0-9]+");
+
+  private final JsonNode node;
+  private final Where where;
+  private final String path;
+  private final Set<String> read = new LinkedHashSet<>();
+
+  private StrictObject(JsonNode node, Where where, String path) {
+    this.node = node;
+    this.where = where;
+    this.path = path;
+  }
+
+  /** Reads {@code node} as an object; {@code path} names it in errors ("" for the top). */
+  static StrictObject of(JsonNode node, Where where, String path) {
+    if (node == null || !node.isObject()) {
+      throw where.malformed(label(path) + "expected an object, got " + kind(node));
+    }
+    return new StrictObject(node, where, path);
+  }
+
+  Where where() {
+    return where;
+  }
+
+  String path() {
+    return path;
+  }
+
+  boolean has(String key) {
+    return node.has(key);
+  }
+
+  /** The raw value (marked read), or null when absent. */
+  JsonNode raw(String key) {
+    read.add(key);
+    return node.get(key);
+  }
+
+  /**
+   * Fails at once on a key outside {@code allowed}, so a misspelt key is reported as unknown
+   * rather than as a required key missing.
+   */
+  StrictObject allowOnly(java.util.Collection<String> allowed) {
+    Iterator<String> names = node.fieldNames();
+    while (names.hasNext()) {
+      String k = names.next();
+      if (!allowed.contains(k)) {
+        throw where.malformed(
+            "unknown key \"" + k + "\"" + (path.isEmpty() ? "" : " in " + path) + "; expected "
+                + String.join(", ", allowed));
+      }
+    }
+    return this;
+  }
+
+  /** Fails on every key that was not read. */
+  void done() {
+    Iterator<String> names = node.fieldNames();
+    while (names.hasNext()) {
+      String k = names.next();
+      if (!read.contains(k)) {
+        throw where.malformed("unknown key \"" + k + "\"" + (path.isEmpty() ? "" : " in " + path));
+      }
+    }
+  }
+
+  MalformedScenarioException fail(String key, String problem) {
+    return where.malformed(label(child(key)) + problem);
+  }
+
+  String child(String key) {
+    return path.isEmpty() ? key : path + "." + key;
+  }
+
+  // ---------------------------------------------------------------- typed reads
+
+  String string(String key) {
+    return optString(key).orElseThrow(() -> fail(key, "is required"));
+  }
+
+  Optional<String> optString(String key) {
+    JsonNode v = raw(key);
+    if (v == null) {
+      return Optional.empty();
+    }
+    if (!v.isTextual()) {
+      throw fail(key, "expected a string, got " + kind(v));
+    }
+    return Optional.of(v.textValue());
+  }
+
+  Optional<Boolean> optBoolean(String key) {
+    JsonNode v = raw(key);
+    if (v == null) {
+      return Optional.empty();
+    }
+    if (!v.isBoolean()) {
+      throw fail(key, "expected true or false, got " + kind(v));
+    }
+    return Optional.of(v.booleanValue());
+  }
+
+  StrictObject object(String key) {
+    return optObject(key).orElseThrow(() -> fail(key, "is required"));
+  }
+
+  Optional<StrictObject> optObject(String key) {
+    JsonNode v = raw(key);
+    if (v == null) {
+      return Optional.empty();
+    }
+    return Optional.of(of(v, where, child(key)));
+  }
+
+  List<JsonNode> array(String key) {
+    return optArray(key).orElseThrow(() -> fail(key, "is required"));
+  }
+
+  Optional<List<JsonNode>> optArray(String key) {
+    JsonNode v = raw(key);
+    if (v == null) {
+      return Optional.empty();
+    }
+    if (!v.isArray()) {
+      throw fail(key, "expected a list, got " + kind(v));
+    }
+    List<JsonNode> out = new ArrayList<>();
+    v.forEach(out::add);
+    return Optional.of(out);
+  }
+
+  /**
+   * An integer given as a JSON integer or a string of digits ({@code "48"} and {@code 48} are the
+   * same); {@code signed} allows a leading minus.
+   */
+  Optional<BigInteger> optInteger(String key, boolean signed) {
+    JsonNode v = raw(key);
+    if (v == null) {
+      return Optional.empty();
+    }
+    return Optional.of(integer(v, child(key), signed));
+  }
+
+  BigInteger integer(String key, boolean signed) {
+    return optInteger(key, signed).orElseThrow(() -> fail(key, "is required"));
+  }
+
+  BigInteger integer(JsonNode v, String at, boolean signed) {
+    BigInteger value;
+    if (v.isIntegralNumber()) {
+      value = v.bigIntegerValue();
+    } else if (v.isTextual() && (signed ? SIGNED_DIGITS : DIGITS).matcher(v.textValue()).matches()
+        && v.textValue().length() <= 100) {
+      value = new BigInteger(v.textValue());
+    } else {
+      throw where.malformed(
+          label(at) + "expected " + (signed ? "an" : "a non-negative") + " integer, got "
+              + kind(v) + (v.isTextual() ? " \"" + v.textValue() + "\"" : ""));
+    }
+    if (!signed && value.signum() < 0) {
+      throw where.malformed(label(at) + "expected a non-negative integer, got " + value);
+    }
+    return value;
+  }
+
+  /** An RFC 3339 time with an offset ({@code 2024-01-01T00:00:00Z}). */
+  Optional<Instant> optTime(String key) {
+    return optString(key).map(text -> time(text, child(key)));
+  }
+
+  Instant time(String text, String at) {
+    try {
+      // RFC 3339 allows a lower-case "t" and "z"
+      return OffsetDateTime.parse(text.toUpperCase(java.util.Locale.ROOT)).toInstant();
+    } catch (DateTimeParseException e) {
+      throw where.malformed(
+          label(at) + "expected an RFC 3339 time such as 2024-01-01T00:00:00Z, got \"" + text
+              + "\"");
+    }
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  static String label(String path) {
+    return path.isEmpty() ? "" : path + ": ";
+  }
+
+  static String kind(JsonNode v) {
+    if (v == null || v.isMissingNode()) {
+      return "nothing";
+    }
+    if (v.isNull()) {
+      return "null";
+    }
+    if (v.isTextual()) {
+      return "a string";
+    }
+    if (v.isBoolean()) {
+      return "a boolean";
+    }
+    if (v.isIntegralNumber()) {
+      return "an integer";
+    }
+    if (v.isNumber()) {
+      return "a number";
+    }
+    if (v.isArray()) {
+      return "a list";
+    }
+    if (v.isObject()) {
+      return "an object";
+    }
+    return v.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
+  }
+}

@@ -1,0 +1,82 @@
+package dev.ratelimit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GenesisCommandTest {
+
+  @Test
+  void exportThenValidate_roundTrips(@TempDir Path tmp) throws IOException {
+    Path home = tmp.resolve("home");
+    assertEquals(0, Cli.run("demo", "--home", home.toString()).exit());
+    Cli export = Cli.run("genesis", "export", "--home", home.toString());
+    assertEquals(0, export.exit(), export.toString());
+    assertTrue(export.out().contains("\"rate_limits\": [{"), export.out());
+    assertTrue(export.out().contains("\"pending_send_packet_sequence_numbers\": []"), export.out());
+    assertTrue(export.out().contains("\"epoch_number\": \"24\""), export.out());
+    assertTrue(export.out().contains("\"duration\": \"3600s\""), export.out());
+    Path file = tmp.resolve("genesis.json");
+    Files.writeString(file, export.out());
+    Cli validate = Cli.run("genesis", "validate", file.toString());
+    assertEquals(0, validate.exit(), validate.toString());
+    assertEquals("valid\n", validate.out());
+    assertEquals("", validate.err());
+  }
+
+  @Test
+  void validate_warnsAboutGoFormPendingIds(@TempDir Path tmp) throws IOException {
+    Path file = tmp.resolve("g.json");
+    Files.writeString(file, "{\"pending_send_packet_sequence_numbers\": [\"channel-0/5\"]}");
+    Cli r = Cli.run("genesis", "validate", file.toString());
+    assertEquals(0, r.exit(), r.toString());
+    assertEquals("valid\n", r.out());
+    assertEquals(1, r.errLines().size(), r.toString());
+    assertTrue(r.err().startsWith("ratelimit: warning: pending_send_packet_sequence_numbers[0]"), r.err());
+  }
+
+  @Test
+  void validate_invalid_exit2_withCode12(@TempDir Path tmp) throws IOException {
+    Path file = tmp.resolve("g.json");
+    Files.writeString(file, "{\"hour_epoch\": {\"duration\": \"60s\"}}");
+    Cli r = Cli.run("genesis", "validate", file.toString());
+    assertEquals(2, r.exit(), r.toString());
+    assertEquals("", r.out());
+    assertEquals(1, r.errLines().size());
+    assertTrue(r.err().contains("hour_epoch.duration must be 3600s"), r.err());
+    assertTrue(r.err().trim().endsWith("(code 12)"), r.err());
+
+    Files.writeString(file, "{not json");
+    Cli bad = Cli.run("genesis", "validate", file.toString());
+    assertEquals(2, bad.exit());
+    assertEquals(1, bad.errLines().size(), bad.toString());
+    assertTrue(bad.err().contains("(code 12)"), bad.err());
+  }
+
+  @Test
+  void validate_missingFile_exit2() {
+    Cli r = Cli.run("genesis", "validate", "/no/such/genesis.json");
+    assertEquals(2, r.exit());
+    assertEquals(List.of("ratelimit: /no/such/genesis.json: no such file"), r.errLines());
+  }
+
+  @Test
+  void export_homeWithoutDatabase_exit2(@TempDir Path tmp) {
+    Cli r = Cli.run("genesis", "export", "--home", tmp.toString());
+    assertEquals(2, r.exit());
+    assertEquals(1, r.errLines().size());
+  }
+
+  @Test
+  void genesisWithoutSubcommand_exit2() {
+    Cli r = Cli.run("genesis");
+    assertEquals(2, r.exit());
+    assertEquals(1, r.errLines().size(), r.toString());
+  }
+}

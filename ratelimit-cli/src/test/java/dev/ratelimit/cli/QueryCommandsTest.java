@@ -1,0 +1,296 @@
+package dev.ratelimit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The queries over a home left by {@code ratelimit demo --home}. */
+class QueryCommandsTest {
+  static final String OSMO = "ibc/D24B4564BCD51D3D02D9987D92571EAC5915676A9BD6D9B0C1D0254CB8A5EA34";
+
+  @TempDir static Path tmp;
+  static Path home;
+
+  @BeforeAll
+  static void demoHome() {
+    home = tmp.resolve("home");
+    Cli r = Cli.run("demo", "--home", home.toString());
+    assertEquals(0, r.exit(), r.toString());
+  }
+
+  private static Cli query(String... args) {
+    String[] all = Stream.concat(Stream.of(args), Stream.of("--home", home.toString()))
+        .toArray(String[]::new);
+    return Cli.run(all);
+  }
+
+  @Test
+  void listRateLimits_text() {
+    Cli r = query("list-rate-limits");
+    assertEquals(0, r.exit(), r.toString());
+    assertEquals(List.of(
+        "CHANNEL_OR_CLIENT_ID  DENOM" + " ".repeat(OSMO.length() - 5)
+            + "  SEND_%  RECV_%  HOURS  INFLOW  OUTFLOW  CHANNEL_VALUE",
+        "channel-5             " + OSMO + "  10      10      24     0       0        104"),
+        r.outLines());
+    assertEquals("", r.err());
+  }
+
+  @Test
+  void listRateLimits_json_isTheGoResponse() {
+    Cli r = query("list-rate-limits", "--output", "json");
+    assertEquals(0, r.exit(), r.toString());
+    assertEquals("{\n"
+        + "  \"rate_limits\": [{\n"
+        + "    \"path\": {\n"
+        + "      \"denom\": \"" + OSMO + "\",\n"
+        + "      \"channel_or_client_id\": \"channel-5\"\n"
+        + "    },\n"
+        + "    \"quota\": {\n"
+        + "      \"max_percent_send\": \"10\",\n"
+        + "      \"max_percent_recv\": \"10\",\n"
+        + "      \"duration_hours\": \"24\"\n"
+        + "    },\n"
+        + "    \"flow\": {\n"
+        + "      \"inflow\": \"0\",\n"
+        + "      \"outflow\": \"0\",\n"
+        + "      \"channel_value\": \"104\"\n"
+        + "    }\n"
+        + "  }]\n"
+        + "}\n", r.out());
+  }
+
+  @Test
+  void outputIsCaseInsensitive() {
+    assertEquals(0, query("list-rate-limits", "--output", "JSON").exit());
+  }
+
+  @Test
+  void rateLimit_byChannelAndDenom() {
+    Cli r = query("rate-limit", "channel-5", "--denom", OSMO, "--output", "json");
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.out().startsWith("{\n  \"rate_limit\": {\n    \"path\": {"), r.out());
+    Cli byChannel = query("rate-limit", "channel-5", "--output", "json");
+    assertEquals(0, byChannel.exit());
+    assertTrue(byChannel.out().contains("\"rate_limits\": [{"), byChannel.out());
+    Cli none = query("rate-limit", "channel-6");
+    assertEquals(0, none.exit(), "an empty list is an answer");
+    assertEquals(1, none.outLines().size(), "header only");
+  }
+
+  @Test
+  void rateLimit_pathWithNoLimit_isCode2_exit1() {
+    Cli r = query("rate-limit", "channel-5", "--denom", "uatom");
+    assertEquals(1, r.exit(), r.toString());
+    assertEquals("", r.out());
+    assertEquals(List.of("ratelimit: rate limit not found: no rate limit on channel-5/uatom (code 2)"),
+        r.errLines());
+  }
+
+  @Test
+  void invalidChannelId_isCode8_exit2() {
+    Cli r = query("rate-limit", "not-a-channel!", "--denom", OSMO);
+    assertEquals(2, r.exit(), r.toString());
+    assertEquals(1, r.errLines().size());
+    assertTrue(r.err().contains("(code 8)"), r.err());
+    Cli byChannel = query("rate-limit", "bad id");
+    assertEquals(2, byChannel.exit());
+    assertTrue(byChannel.err().contains("(code 8)"), byChannel.err());
+  }
+
+  @Test
+  void rateLimitsByChain_resolvesThroughChannelsJson() {
+    Cli r = query("rate-limits-by-chain", "osmosis-1", "--output", "json");
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.out().contains("\"channel_or_client_id\": \"channel-5\""), r.out());
+    Cli other = query("rate-limits-by-chain", "cosmoshub-4", "--output", "json");
+    assertEquals(0, other.exit());
+    assertEquals("{\n  \"rate_limits\": []\n}\n", other.out());
+  }
+
+  @Test
+  void rateLimitsByChain_withoutChannelsJson_isEmptyWithANote(@TempDir Path copy) throws IOException {
+    Path h = copyHome(copy);
+    Files.delete(h.resolve("config/channels.json"));
+    Cli r = Cli.run("rate-limits-by-chain", "osmosis-1", "--home", h.toString(), "--output", "json");
+    assertEquals(0, r.exit(), r.toString());
+    assertEquals("{\n  \"rate_limits\": []\n}\n", r.out());
+    assertEquals(1, r.errLines().size());
+    assertTrue(r.err().contains("channels.json does not exist"), r.err());
+  }
+
+  @Test
+  void emptyLists_printAnEmptyList() {
+    Cli denoms = query("list-blacklisted-denoms", "--output", "json");
+    assertEquals(0, denoms.exit(), denoms.toString());
+    assertEquals("{\n  \"denoms\": []\n}\n", denoms.out());
+    Cli pairs = query("list-whitelisted-addresses", "--output", "json");
+    assertEquals(0, pairs.exit());
+    assertEquals("{\n  \"address_pairs\": []\n}\n", pairs.out());
+    Cli text = query("list-blacklisted-denoms");
+    assertEquals(List.of("DENOM"), text.outLines());
+    Cli textPairs = query("list-whitelisted-addresses");
+    assertEquals(List.of("SENDER  RECEIVER"), textPairs.outLines());
+  }
+
+  @Test
+  void remainingCapacity_json_measuresFromTheLastBlock() {
+    Cli r = query("remaining-capacity", "channel-5", "--denom", OSMO, "--output", "json");
+    assertEquals(0, r.exit(), r.toString());
+    // the walk-through's last block is 2024-01-02T00:00:01Z; the 24h window ends at the next 00:00
+    assertEquals("{\n"
+        + "  \"denom\": \"" + OSMO + "\",\n"
+        + "  \"channel_or_client_id\": \"channel-5\",\n"
+        + "  \"send\": {\n"
+        + "    \"max_percent\": \"10\",\n"
+        + "    \"threshold\": \"10\",\n"
+        + "    \"net_flow\": \"0\",\n"
+        + "    \"remaining\": \"10\"\n"
+        + "  },\n"
+        + "  \"recv\": {\n"
+        + "    \"max_percent\": \"10\",\n"
+        + "    \"threshold\": \"10\",\n"
+        + "    \"net_flow\": \"0\",\n"
+        + "    \"remaining\": \"10\"\n"
+        + "  },\n"
+        + "  \"window_resets_at\": \"2024-01-03T00:00:00Z\",\n"
+        + "  \"seconds_until_reset\": \"86399\"\n"
+        + "}\n", r.out());
+  }
+
+  @Test
+  void remainingCapacity_text() {
+    Cli r = query("remaining-capacity", "channel-5", "--denom", OSMO);
+    assertEquals(0, r.exit(), r.toString());
+    assertEquals(List.of(
+        "path: channel-5 " + OSMO,
+        "DIRECTION  MAX_%  THRESHOLD  NET_FLOW  REMAINING",
+        "send       10     10         0         10",
+        "recv       10     10         0         10",
+        "window_resets_at: 2024-01-03T00:00:00Z",
+        "seconds_until_reset: 86399"), r.outLines());
+  }
+
+  @Test
+  void remainingCapacity_needsDenom_andAnswersCode2ForNoLimit() {
+    Cli missing = query("remaining-capacity", "channel-5");
+    assertEquals(2, missing.exit());
+    assertEquals(1, missing.errLines().size(), missing.toString());
+    assertTrue(missing.err().contains("--denom"), missing.err());
+    Cli none = query("remaining-capacity", "channel-5", "--denom", "uatom");
+    assertEquals(1, none.exit());
+    assertTrue(none.err().contains("(code 2)"), none.err());
+  }
+
+  @Test
+  void queriesLeaveTheHomeByteIdentical() throws IOException {
+    String before = hashTree(home);
+    for (String[] args : List.of(
+        new String[] {"list-rate-limits"},
+        new String[] {"rate-limit", "channel-5", "--denom", OSMO},
+        new String[] {"rate-limits-by-chain", "osmosis-1"},
+        new String[] {"list-blacklisted-denoms"},
+        new String[] {"list-whitelisted-addresses"},
+        new String[] {"remaining-capacity", "channel-5", "--denom", OSMO},
+        new String[] {"genesis", "export"})) {
+      assertEquals(0, query(args).exit(), String.join(" ", args));
+    }
+    assertEquals(before, hashTree(home));
+  }
+
+  @Test
+  void homeWithoutDatabase_exit2(@TempDir Path empty) {
+    Cli r = Cli.run("list-rate-limits", "--home", empty.toString());
+    assertEquals(2, r.exit(), r.toString());
+    assertEquals(1, r.errLines().size());
+    assertTrue(r.err().startsWith("ratelimit: no database in " + empty), r.err());
+    assertFalse(Files.exists(empty.resolve("data")), "a query must not create a database");
+    Cli missing = Cli.run("list-rate-limits", "--home", empty.resolve("nope").toString());
+    assertEquals(2, missing.exit());
+    assertTrue(missing.err().contains("is not a directory"), missing.err());
+  }
+
+  @Test
+  void corruptDatabase_exit2_oneLine(@TempDir Path copy) throws IOException {
+    Path h = copyHome(copy);
+    try (Stream<Path> files = Files.list(h.resolve("data"))) {
+      for (Path f : files.toList()) {
+        if (f.getFileName().toString().startsWith("MANIFEST")) {
+          Files.write(f, new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9});
+        }
+      }
+    }
+    Cli r = Cli.run("list-rate-limits", "--home", h.toString());
+    assertEquals(2, r.exit(), r.toString());
+    assertEquals(1, r.errLines().size(), r.toString());
+    assertFalse(r.err().contains("\tat "), r.err());
+  }
+
+  @Test
+  void corruptChannelsJson_exit2(@TempDir Path copy) throws IOException {
+    Path h = copyHome(copy);
+    Files.writeString(h.resolve("config/channels.json"), "{\"channel-5\": 5}");
+    Cli r = Cli.run("rate-limits-by-chain", "osmosis-1", "--home", h.toString());
+    assertEquals(2, r.exit(), r.toString());
+    assertEquals(1, r.errLines().size());
+  }
+
+  @Test
+  void homeIsRequired() {
+    Cli r = Cli.run("list-rate-limits");
+    assertEquals(2, r.exit());
+    assertEquals(1, r.errLines().size());
+    assertTrue(r.err().contains("--home"), r.err());
+  }
+
+  static Path copyHome(Path dir) throws IOException {
+    Path h = dir.resolve("home");
+    try (Stream<Path> all = Files.walk(home)) {
+      for (Path p : all.toList()) {
+        Path target = h.resolve(home.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
+    return h;
+  }
+
+  static String hashTree(Path root) throws IOException {
+    TreeMap<String, String> hashes = new TreeMap<>();
+    try (Stream<Path> all = Files.walk(root)) {
+      for (Path p : all.toList()) {
+        String rel = root.relativize(p).toString();
+        if (Files.isRegularFile(p)) {
+          hashes.put(rel, sha256(Files.readAllBytes(p)) + " " + Files.getLastModifiedTime(p));
+        } else {
+          hashes.put(rel + "/", "dir");
+        }
+      }
+    }
+    return hashes.toString();
+  }
+
+  private static String sha256(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,148 @@
+package dev.ratelimit.cli.simulate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ScenarioParserTest {
+
+  private static List<Scenario> parse(String json) {
+    return ScenarioParser.parse("f.json", json.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String malformed(String json) {
+    return assertThrows(MalformedScenarioException.class, () -> parse(json)).getMessage();
+  }
+
+  @Test
+  void defaults() {
+    Scenario s = parse("{\"name\": \"n\", \"channels\": [{\"channel_id\": \"channel-3\"}], \"steps\": []}").get(0);
+    assertEquals("testchain-1", s.chainId());
+    assertEquals("authority", s.authority());
+    assertEquals(Instant.parse("2024-01-01T00:00:00Z"), s.startTime());
+    assertEquals(1, s.startHeight());
+    assertEquals(new Scenario.ChannelSpec("channel-3", "transfer", "channel-0", "transfer", "counterparty-1"),
+        s.channels().get(0));
+    assertEquals(Map.of(), s.supply());
+    assertEquals(Optional.empty(), s.genesisJson());
+    assertTrue(s.expectGenesis().expectsSuccess());
+  }
+
+  @Test
+  void packetData_isEncodedInFieldOrder_memoLeftOutWhenEmpty() {
+    Scenario s = parse("{\"name\": \"n\", \"steps\": ["
+        + "{\"op\": \"send\", \"packet\": {\"sequence\": \"7\", \"source_channel\": \"channel-0\","
+        + " \"destination_channel\": \"channel-1\", \"data\": {\"receiver\": \"r\", \"memo\": \"\","
+        + " \"sender\": \"s<\", \"amount\": \"5\", \"denom\": \"d\"}}},"
+        + "{\"op\": \"send\", \"packet\": {\"sequence\": 8, \"source_port\": \"p\", \"source_channel\": \"channel-0\","
+        + " \"destination_channel\": \"channel-1\", \"data\": {\"denom\": \"d\", \"memo\": \"m\"}}}]}").get(0);
+    Step.PacketSpec p = ((Step.Send) s.steps().get(0).action()).packet();
+    assertEquals(7, p.sequence());
+    assertEquals("transfer", p.sourcePort());
+    assertEquals("{\"denom\":\"d\",\"amount\":\"5\",\"sender\":\"s\\u003c\",\"receiver\":\"r\"}",
+        new String(p.data(), StandardCharsets.UTF_8));
+    Step.PacketSpec q = ((Step.Send) s.steps().get(1).action()).packet();
+    assertEquals("p", q.sourcePort());
+    assertEquals("{\"denom\":\"d\",\"memo\":\"m\"}", new String(q.data(), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void numbersAndDecimalStringsAreTheSame() {
+    Scenario s = parse("{\"name\": \"n\", \"supply\": {\"a\": 5, \"b\": \"6\"}, \"steps\": ["
+        + "{\"op\": \"check_rate_limit\", \"denom\": \"a\", \"channel_or_client_id\": \"channel-0\","
+        + " \"flow\": {\"inflow\": \"48\", \"outflow\": 48}},"
+        + "{\"op\": \"check_pending\", \"channel_or_client_id\": \"channel-0\", \"denom\": \"a\","
+        + " \"send_sequences\": [\"1\", 1, 2]}]}").get(0);
+    assertEquals(Map.of("a", BigInteger.valueOf(5), "b", BigInteger.valueOf(6)), s.supply());
+    Step.CheckRateLimit c = (Step.CheckRateLimit) s.steps().get(0).action();
+    assertEquals(Map.of("inflow", BigInteger.valueOf(48), "outflow", BigInteger.valueOf(48)), c.flow().get());
+    Step.CheckPending p = (Step.CheckPending) s.steps().get(1).action();
+    assertEquals(Optional.of(Set.of(BigInteger.ONE, BigInteger.TWO)), p.sendSequences());
+    assertEquals(Optional.empty(), p.recvSequences());
+  }
+
+  @Test
+  void codes_numberOrGenericLabel() {
+    Scenario s = parse("{\"name\": \"n\", \"steps\": ["
+        + "{\"op\": \"blacklist_add\", \"denom\": \"x\", \"expect\": {\"ok\": false, \"code\": \"7\"}},"
+        + "{\"op\": \"blacklist_add\", \"denom\": \"x\", \"expect\": {\"code\": \"unauthorized\"}}]}").get(0);
+    assertEquals(Outcome.Code.of(7), s.steps().get(0).expect().outcome().code().get());
+    Outcome o = s.steps().get(1).expect().outcome();
+    assertEquals(Outcome.Code.of("unauthorized"), o.code().get());
+    assertTrue(!o.expectsSuccess(), "a code alone expects a failure");
+    assertTrue(malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"blacklist_add\", \"denom\": \"x\","
+        + " \"expect\": {\"code\": \"forbidden\"}}]}").contains("expect.code"));
+    assertTrue(malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"blacklist_add\", \"denom\": \"x\","
+        + " \"expect\": {\"ok\": true, \"code\": 4}}]}").contains("a code needs \"ok\": false"));
+  }
+
+  @Test
+  void unknownTypeUrl_isPassedOnForTheRouterToReject() {
+    Scenario s = parse("{\"name\": \"n\", \"steps\": [{\"op\": \"msg\", \"msg\": {\"@type\":"
+        + " \"/cosmos.bank.v1beta1.MsgSend\"}}]}").get(0);
+    Step.Msg m = (Step.Msg) s.steps().get(0).action();
+    assertEquals("/cosmos.bank.v1beta1.MsgSend", m.msg().getTypeUrl());
+    assertTrue(m.msg().getValue().isEmpty());
+  }
+
+  @Test
+  void ibcGoTypeUrl_parsesWithSigner() throws Exception {
+    Scenario s = parse("{\"name\": \"n\", \"steps\": [{\"op\": \"msg\", \"msg\": {\"@type\":"
+        + " \"/ibc.applications.rate_limiting.v1.MsgResetRateLimit\", \"signer\": \"gov\","
+        + " \"denom\": \"d\", \"channel_or_client_id\": \"channel-0\"}}]}").get(0);
+    Step.Msg m = (Step.Msg) s.steps().get(0).action();
+    assertEquals("/ibc.applications.rate_limiting.v1.MsgResetRateLimit", m.msg().getTypeUrl());
+    var msg = dev.ratelimit.proto.ibc.ratelimiting.v1.MsgResetRateLimit.parseFrom(m.msg().getValue());
+    assertEquals("gov", msg.getSigner());
+  }
+
+  @Test
+  void beginBlock_resolvesTimeAndHeight() {
+    Scenario s = parse("{\"name\": \"n\", \"start_time\": \"2024-02-02T10:00:00+02:00\", \"start_height\": 5,"
+        + " \"steps\": [{\"op\": \"begin_block\", \"advance_seconds\": 60},"
+        + " {\"op\": \"begin_block\", \"time\": \"2024-02-02T09:00:00Z\", \"height\": 20},"
+        + " {\"op\": \"begin_block\"}]}").get(0);
+    assertEquals(new Step.BeginBlock(Instant.parse("2024-02-02T08:01:00Z"), 6), s.steps().get(0).action());
+    assertEquals(new Step.BeginBlock(Instant.parse("2024-02-02T09:00:00Z"), 20), s.steps().get(1).action());
+    assertEquals(new Step.BeginBlock(Instant.parse("2024-02-02T09:00:00Z"), 21), s.steps().get(2).action());
+  }
+
+  @Test
+  void genesisRejection_mayLeaveOutSteps_butOthersMayNot() {
+    assertEquals(List.of(), parse("{\"name\": \"n\", \"expect_genesis\": {\"ok\": false}}").get(0).steps());
+    assertTrue(malformed("{\"name\": \"n\"}").endsWith("f.json: n: steps: is required"));
+  }
+
+  @Test
+  void malformedLinesNameFileScenarioAndStep() {
+    assertEquals("f.json: n: step 1 (recv): app_ack: expected \"success\", \"error\" or \"async\", got \"maybe\"",
+        malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"recv\", \"app_ack\": \"maybe\", \"packet\":"
+            + " {\"sequence\": 1, \"source_channel\": \"channel-1\", \"destination_channel\": \"channel-0\","
+            + " \"data_raw\": \"x\"}}]}"));
+    assertEquals("f.json: n: step 1 (ack): give exactly one of \"acknowledgement\" and"
+        + " \"acknowledgement_base64\"",
+        malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"ack\", \"packet\":"
+            + " {\"sequence\": 1, \"source_channel\": \"channel-1\", \"destination_channel\": \"channel-0\","
+            + " \"data_raw\": \"x\"}}]}"));
+    assertEquals("f.json: n: step 1 (send): packet: give exactly one of \"data\" and \"data_raw\"",
+        malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"send\", \"packet\":"
+            + " {\"sequence\": 1, \"source_channel\": \"channel-1\", \"destination_channel\": \"channel-0\"}}]}"));
+    assertEquals("f.json: n: step 1 (check_epoch): epoch_number: expected a non-negative integer, got a"
+        + " string \"x\"",
+        malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"check_epoch\", \"epoch_number\": \"x\"}]}"));
+    assertEquals("f.json: scenario #2: name: is required",
+        malformed("{\"scenarios\": [{\"name\": \"a\", \"steps\": []}, {\"steps\": []}]}"));
+    assertTrue(malformed("[1]").startsWith("f.json: expected a scenario object"));
+    assertTrue(malformed("").startsWith("f.json: bad JSON"));
+    assertTrue(malformed("{\"name\": \"n\", \"steps\": []} {}").startsWith("f.json: bad JSON"));
+  }
+}
