@@ -204,8 +204,8 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
    * Settles a sent packet's accounting, then calls the app. Success removes the pending send
    * marker (capacity is not given back); an error ack, including the IBC v2 universal error ack,
    * gives the outflow back if the marker exists (the packet was sent in the current window); a
-   * malformed ack changes nothing and emits {@code ratelimit_invalid_packet} (code 14). Only the
-   * app can fail this callback.
+   * malformed ack changes nothing and emits {@code ratelimit_invalid_packet} (code 14), an event
+   * that stays even when the app then fails the callback. Only the app can fail this callback.
    */
   @Override
   public void onAcknowledgementPacket(
@@ -216,7 +216,9 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
       switch (AcknowledgementCodec.classify(acknowledgement)) {
         case SUCCESS -> settleSend(tx, packet, false);
         case ERROR -> settleSend(tx, packet, true);
-        case MALFORMED -> tx.emit(
+        // Durable: the transfer app fails the callback on a malformed ack (as ibc-go does), and
+        // the report must survive that rollback (SPEC §6).
+        case MALFORMED -> tx.emitDurable(
             RateLimitEvents.invalidPacket(
                 packet.sourceChannel(),
                 ErrorCode.INVALID_ACKNOWLEDGEMENT,
@@ -294,7 +296,8 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
 
   /**
    * Ack, error ack or timeout of a packet this chain sent. Accounting problems (undecodable data,
-   * odd ids) become an event and no flow change: a bad packet must never strand a refund.
+   * odd ids) become an event and no flow change: a bad packet must never strand a refund. The
+   * event is durable, so it stays when the app (or the channel keeper) then fails the step.
    */
   private void settleSend(BlockContext tx, Packet packet, boolean failed) {
     String channelId = packet.sourceChannel();
@@ -310,9 +313,9 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
       }
       step.commit();
     } catch (RateLimitException e) {
-      tx.emit(RateLimitEvents.invalidPacket(channelId, e.code(), e.getMessage()));
+      tx.emitDurable(RateLimitEvents.invalidPacket(channelId, e.code(), e.getMessage()));
     } catch (IllegalArgumentException e) {
-      tx.emit(
+      tx.emitDurable(
           RateLimitEvents.invalidPacket(channelId, ErrorCode.INVALID_PACKET_DATA, e.getMessage()));
     }
   }
@@ -332,9 +335,9 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
       }
       step.commit();
     } catch (RateLimitException e) {
-      tx.emit(RateLimitEvents.invalidPacket(channelId, e.code(), e.getMessage()));
+      tx.emitDurable(RateLimitEvents.invalidPacket(channelId, e.code(), e.getMessage()));
     } catch (IllegalArgumentException e) {
-      tx.emit(
+      tx.emitDurable(
           RateLimitEvents.invalidPacket(channelId, ErrorCode.INVALID_PACKET_DATA, e.getMessage()));
     }
   }
