@@ -14,8 +14,9 @@ class GenesisCommandTest {
 
   @Test
   void exportThenValidate_roundTrips(@TempDir Path tmp) throws IOException {
-    Path home = tmp.resolve("home");
-    assertEquals(0, Cli.run("demo", "--home", home.toString()).exit());
+    Path root = tmp.resolve("demo");
+    assertEquals(0, Cli.run("demo", "--home", root.toString()).exit());
+    Path home = root.resolve("stride-1");
     Cli export = Cli.run("genesis", "export", "--home", home.toString());
     assertEquals(0, export.exit(), export.toString());
     assertTrue(export.out().contains("\"rate_limits\": [{"), export.out());

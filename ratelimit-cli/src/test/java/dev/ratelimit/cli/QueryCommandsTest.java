@@ -17,7 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The queries over a home left by {@code ratelimit demo --home}. */
+/** The queries over a home left by {@code ratelimit simulate --home} of the walk-through. */
 class QueryCommandsTest {
   static final String OSMO = "ibc/D24B4564BCD51D3D02D9987D92571EAC5915676A9BD6D9B0C1D0254CB8A5EA34";
 
@@ -25,9 +25,11 @@ class QueryCommandsTest {
   static Path home;
 
   @BeforeAll
-  static void demoHome() {
+  static void demoHome() throws Exception {
     home = tmp.resolve("home");
-    Cli r = Cli.run("demo", "--home", home.toString());
+    Path walkthrough =
+        Path.of(QueryCommandsTest.class.getResource("/scenarios/conformance/walkthrough.json").toURI());
+    Cli r = Cli.run("simulate", "--home", home.toString(), walkthrough.toString());
     assertEquals(0, r.exit(), r.toString());
   }
 

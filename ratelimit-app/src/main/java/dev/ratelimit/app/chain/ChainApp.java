@@ -1,0 +1,545 @@
+package dev.ratelimit.app.chain;
+
+import dev.ratelimit.app.bank.BankKeeper;
+import dev.ratelimit.app.bank.MsgSend;
+import dev.ratelimit.app.gov.GovKeeper;
+import dev.ratelimit.app.gov.MsgSubmitProposal;
+import dev.ratelimit.app.ibc.IbcCore;
+import dev.ratelimit.app.ibc.MsgAcknowledgement;
+import dev.ratelimit.app.ibc.MsgRecvPacket;
+import dev.ratelimit.app.ibc.MsgTimeout;
+import dev.ratelimit.app.ibc.MsgUpdateClient;
+import dev.ratelimit.app.state.BlockScope;
+import dev.ratelimit.app.state.ChainInfo;
+import dev.ratelimit.app.transfer.MsgTransfer;
+import dev.ratelimit.app.transfer.TransferApp;
+import dev.ratelimit.app.tx.Msg;
+import dev.ratelimit.app.tx.TxException;
+import dev.ratelimit.core.RateLimitException;
+import dev.ratelimit.core.host.BlockContext;
+import dev.ratelimit.core.host.Event;
+import dev.ratelimit.core.host.EventSink;
+import dev.ratelimit.core.keeper.RateLimitKeeper;
+import dev.ratelimit.core.store.KvBranch;
+import dev.ratelimit.core.store.KvScan;
+import dev.ratelimit.core.store.KvStore;
+import dev.ratelimit.core.store.LevelDbKvStore;
+import dev.ratelimit.core.store.NodeHome;
+import dev.ratelimit.core.store.StorageException;
+import dev.ratelimit.core.store.StoreDigest;
+import dev.ratelimit.core.store.WriteBatch;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.Function;
+import javax.inject.Inject;
+import javax.inject.Singleton;
+
+/**
+ * The example chain: bank, IBC core, ICS-20 transfer wrapped by the rate-limit middleware, and
+ * governance, over one LevelDB in a node home ({@link NodeHome} layout, which the {@code
+ * ratelimit} CLI reads).
+ *
+ * <p><b>Blocks.</b> {@link #beginBlock} opens a branch over the database for the whole block and
+ * runs the rate limiter's BeginBlock (window resets). Each {@link #deliverTx} runs in a branch of
+ * the block: a failing transaction writes nothing (only its durable events remain). {@link
+ * #endBlock} executes proposals whose voting period ended, then any {@link EndBlocker}. {@link
+ * #commit} records the block's height and time ({@link NodeHome#writeLastBlock}) in the branch and
+ * writes the whole block to LevelDB as ONE synced write batch: a crash never leaves half a block.
+ *
+ * <p><b>App hash.</b> {@link StoreDigest#sha256} of the committed database: SHA-256 over every
+ * entry in unsigned key order, each as 4-byte big-endian key length, key, 4-byte value length,
+ * value. It covers every module's state and the last block record, so two nodes agree on it iff
+ * they hold the same state, and reopening a home gives the same hash.
+ *
+ * <p><b>Resuming.</b> Opening a home that holds a chain resumes after its last committed block;
+ * {@link #initChain} applies only to an empty home. The app owns the database and closes it in
+ * {@link #close()}. Not thread-safe: blocks run on one thread.
+ */
+@Singleton
+public final class ChainApp implements AutoCloseable {
+  /** The key of the chain id a home belongs to. */
+  static final byte[] CHAIN_ID_KEY = "m/chain_id".getBytes(StandardCharsets.US_ASCII);
+  /** The height InitChain runs at (the rate limiter's epoch starts there). */
+  private static final long INITIAL_HEIGHT = 1;
+
+  private final ChainInfo chain;
+  private final LevelDbKvStore db;
+  private final BlockScope scope;
+  private final BankKeeper bank;
+  private final IbcCore ibc;
+  private final TransferApp transfer;
+  private final GovKeeper gov;
+  private final RateLimitKeeper rateLimits;
+  private final List<EndBlocker> endBlockers;
+
+  private NodeHome.LastBlock lastBlock; // null before InitChain
+  private byte[] lastAppHash;
+  private BlockInProgress block;
+  private boolean closed;
+
+  @Inject
+  public ChainApp(
+      ChainInfo chain,
+      LevelDbKvStore db,
+      BlockScope scope,
+      BankKeeper bank,
+      IbcCore ibc,
+      TransferApp transfer,
+      GovKeeper gov,
+      RateLimitKeeper rateLimits,
+      Set<EndBlocker> endBlockers) {
+    this.chain = Objects.requireNonNull(chain, "chain");
+    this.db = Objects.requireNonNull(db, "db");
+    this.scope = scope;
+    this.bank = bank;
+    this.ibc = ibc;
+    this.transfer = transfer;
+    this.gov = gov;
+    this.rateLimits = rateLimits;
+    this.endBlockers = List.copyOf(endBlockers);
+    this.lastBlock = NodeHome.readLastBlock(db).orElse(null);
+    if (lastBlock != null) {
+      String stored =
+          db.get(CHAIN_ID_KEY)
+              .map(b -> new String(b, StandardCharsets.UTF_8))
+              .orElseThrow(() -> new StorageException("home has blocks but no chain id"));
+      if (!stored.equals(chain.chainId())) {
+        db.close();
+        throw new IllegalStateException(
+            "home " + db.directory() + " holds chain " + stored + ", not " + chain.chainId());
+      }
+      lastAppHash = StoreDigest.sha256(db);
+    }
+  }
+
+  // ---------------------------------------------------------------- identity and queries
+
+  public String chainId() {
+    return chain.chainId();
+  }
+
+  public ChainInfo info() {
+    return chain;
+  }
+
+  /** Whether the home holds a chain (InitChain ran). */
+  public boolean isInitialized() {
+    return lastBlock != null;
+  }
+
+  /** The last committed height (0 after InitChain). */
+  public long lastHeight() {
+    return requireInitialized().height();
+  }
+
+  /** The header time of the last committed block (the genesis time after InitChain). */
+  public Instant lastBlockTime() {
+    return requireInitialized().time();
+  }
+
+  /** The app hash after the last commit. */
+  public byte[] lastAppHash() {
+    requireInitialized();
+    return lastAppHash.clone();
+  }
+
+  /**
+   * Runs a read-only query against the committed state (a context at the last committed height
+   * and time; writing through it throws {@link IllegalStateException}).
+   */
+  public <T> T query(Function<BlockContext, T> query) {
+    NodeHome.LastBlock last = requireInitialized();
+    checkOpen();
+    return query.apply(
+        BlockContext.of(last.height(), last.time(), new ReadOnlyStore(db), EventSink.discarding()));
+  }
+
+  /** A committed balance. */
+  public BigInteger balance(String address, String denom) {
+    return query(ctx -> bank.balance(ctx, address, denom));
+  }
+
+  /** A committed total supply. */
+  public BigInteger totalSupply(String denom) {
+    return query(ctx -> bank.totalSupply(ctx, denom));
+  }
+
+  public BankKeeper bank() {
+    return bank;
+  }
+
+  public IbcCore ibc() {
+    return ibc;
+  }
+
+  public TransferApp transfer() {
+    return transfer;
+  }
+
+  public GovKeeper gov() {
+    return gov;
+  }
+
+  /** The rate-limit keeper (queries: rate limits, remaining capacity, pending packets). */
+  public RateLimitKeeper rateLimits() {
+    return rateLimits;
+  }
+
+  // ---------------------------------------------------------------- genesis
+
+  /**
+   * Applies the genesis to an empty home and commits it (height 0, the genesis time) as one write
+   * batch: balances are minted, clients and channels stored, the rate-limit module's genesis loaded
+   * (its hour epoch starts at the genesis time, height 1) and the voting period set.
+   *
+   * @return the app hash of the genesis state
+   * @throws IllegalStateException if the home already holds a chain
+   */
+  public byte[] initChain(AppGenesis genesis) {
+    checkOpen();
+    if (lastBlock != null) {
+      throw new IllegalStateException("home already holds chain " + chain.chainId());
+    }
+    if (block != null) {
+      throw new IllegalStateException("a block is in progress");
+    }
+    KvBranch branch = new SyncedStore(db).branch();
+    BlockContext ctx =
+        BlockContext.of(INITIAL_HEIGHT, genesis.genesisTime(), branch, EventSink.discarding());
+    scope.enter(ctx);
+    try {
+      branch.put(CHAIN_ID_KEY, chain.chainId().getBytes(StandardCharsets.UTF_8));
+      for (AppGenesis.Balance b : genesis.balances()) {
+        bank.mint(ctx, b.address(), b.denom(), b.amount());
+      }
+      ibc.initGenesis(ctx, genesis.clients(), genesis.channels());
+      rateLimits.initGenesis(ctx, genesis.rateLimits());
+      gov.initGenesis(ctx, genesis.votingPeriodBlocks());
+      NodeHome.LastBlock genesisBlock = new NodeHome.LastBlock(0, genesis.genesisTime());
+      NodeHome.writeLastBlock(branch, genesisBlock);
+      branch.commit();
+      lastBlock = genesisBlock;
+      lastAppHash = StoreDigest.sha256(db);
+      return lastAppHash.clone();
+    } finally {
+      branch.close();
+      scope.exit();
+    }
+  }
+
+  // ---------------------------------------------------------------- blocks
+
+  /**
+   * Starts block {@code height} at header time {@code time} and runs BeginBlock: the rate
+   * limiter's epoch advance and window resets.
+   *
+   * @throws IllegalArgumentException unless {@code height} is the last height + 1 and {@code time}
+   *     is after the last block's
+   * @throws IllegalStateException if a block is already in progress
+   */
+  public void beginBlock(long height, Instant time) {
+    checkOpen();
+    NodeHome.LastBlock last = requireInitialized();
+    if (block != null) {
+      throw new IllegalStateException("block " + block.height + " is still in progress");
+    }
+    if (height != last.height() + 1) {
+      throw new IllegalArgumentException(
+          "next block must be " + (last.height() + 1) + ", got " + height);
+    }
+    if (!time.isAfter(last.time())) {
+      throw new IllegalArgumentException(
+          "block time " + time + " must be after the last block's " + last.time());
+    }
+    block = new BlockInProgress(height, time, new SyncedStore(db).branch());
+    scope.enter(block.ctx);
+    try {
+      rateLimits.beginBlock(block.ctx);
+    } catch (RuntimeException e) { // the chain cannot run this block: leave nothing of it behind
+      block.branch.discard();
+      scope.exit();
+      block = null;
+      throw e;
+    }
+  }
+
+  /**
+   * Runs one transaction in a branch of the block: committed if its message succeeds, discarded
+   * otherwise. A storage failure is not a transaction failure: it is rethrown (the node halts).
+   */
+  public TxResult deliverTx(Msg msg) {
+    Objects.requireNonNull(msg, "msg");
+    BlockInProgress b = requireBlock();
+    if (b.ended) {
+      throw new IllegalStateException("EndBlock already ran");
+    }
+    b.msgs.add(msg);
+    b.events.startTx();
+    BlockContext tx = b.ctx.branch();
+    TxResult result;
+    try {
+      OptionalLong value = execute(tx, msg);
+      tx.commit();
+      result = new TxResult(msg, "", 0, "", b.events.endTx(), value);
+    } catch (StorageException e) {
+      tx.discard();
+      b.events.endTx();
+      throw e;
+    } catch (RateLimitException e) {
+      tx.discard();
+      result = failure(msg, e.code().codespace().id(), e.code().code(), e, b);
+    } catch (TxException e) {
+      tx.discard();
+      result = failure(msg, e.codespace(), e.code(), e, b);
+    } catch (RuntimeException e) {
+      // Like a recovered panic in a Cosmos SDK transaction: the transaction fails, the chain runs.
+      tx.discard();
+      result = failure(msg, TxException.SDK, 1, e, b);
+    }
+    b.txs.add(result);
+    return result;
+  }
+
+  private static TxResult failure(
+      Msg msg, String codespace, int code, RuntimeException e, BlockInProgress b) {
+    return new TxResult(
+        msg, codespace, code, String.valueOf(e.getMessage()), b.events.endTx(), OptionalLong.empty());
+  }
+
+  private OptionalLong execute(BlockContext ctx, Msg msg) {
+    if (msg instanceof MsgTransfer m) {
+      return OptionalLong.of(transfer.transfer(ctx, m));
+    } else if (msg instanceof MsgSend m) {
+      if (m.amount().signum() <= 0) {
+        throw TxException.invalidCoins("amount must be positive, got " + m.amount());
+      }
+      bank.send(ctx, m.fromAddress(), m.toAddress(), m.denom(), m.amount());
+    } else if (msg instanceof MsgSubmitProposal m) {
+      return OptionalLong.of(gov.submitProposal(ctx, m));
+    } else if (msg instanceof MsgUpdateClient m) {
+      ibc.updateClient(ctx, m);
+    } else if (msg instanceof MsgRecvPacket m) {
+      ibc.recv(ctx, m);
+    } else if (msg instanceof MsgAcknowledgement m) {
+      ibc.acknowledge(ctx, m);
+    } else if (msg instanceof MsgTimeout m) {
+      ibc.timeout(ctx, m);
+    } else {
+      throw TxException.invalidRequest("unknown message type " + msg.getClass().getName());
+    }
+    return OptionalLong.empty();
+  }
+
+  /** Runs EndBlock: proposals whose voting period ended, then the plugged {@link EndBlocker}s. */
+  public void endBlock() {
+    BlockInProgress b = requireBlock();
+    if (b.ended) {
+      throw new IllegalStateException("EndBlock already ran");
+    }
+    gov.endBlock(b.ctx);
+    for (EndBlocker e : endBlockers) {
+      e.endBlock(b.ctx);
+    }
+    b.ended = true;
+  }
+
+  /**
+   * Commits the block: the block's writes plus its height and time as one synced LevelDB write
+   * batch, then computes the app hash.
+   *
+   * @throws IllegalStateException unless EndBlock ran
+   */
+  public BlockResult commit() {
+    BlockInProgress b = requireBlock();
+    if (!b.ended) {
+      throw new IllegalStateException("EndBlock must run before Commit");
+    }
+    NodeHome.LastBlock committed = new NodeHome.LastBlock(b.height, b.time);
+    NodeHome.writeLastBlock(b.branch, committed);
+    b.branch.commit(); // one WriteBatch, fsynced
+    scope.exit();
+    block = null;
+    lastBlock = committed;
+    lastAppHash = StoreDigest.sha256(db);
+    return new BlockResult(
+        new Block(b.height, b.time, b.msgs), lastAppHash, b.txs, b.events.all());
+  }
+
+  /** Begin, deliver every message, end and commit: one whole block. */
+  public BlockResult executeBlock(Block blockToRun) {
+    beginBlock(blockToRun.height(), blockToRun.time());
+    for (Msg m : blockToRun.msgs()) {
+      deliverTx(m);
+    }
+    endBlock();
+    return commit();
+  }
+
+  /** Discards a block in progress (nothing of it was written) and closes the database. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (block != null) {
+      block.branch.discard();
+      scope.exit();
+      block = null;
+    }
+    db.close();
+  }
+
+  private NodeHome.LastBlock requireInitialized() {
+    if (lastBlock == null) {
+      throw new IllegalStateException("chain " + chain.chainId() + " has no genesis yet");
+    }
+    return lastBlock;
+  }
+
+  private BlockInProgress requireBlock() {
+    checkOpen();
+    if (block == null) {
+      throw new IllegalStateException("no block in progress: call beginBlock first");
+    }
+    return block;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("chain " + chain.chainId() + " is closed");
+    }
+  }
+
+  /** The state of the block between BeginBlock and Commit. */
+  private static final class BlockInProgress {
+    final long height;
+    final Instant time;
+    final KvBranch branch;
+    final BlockEvents events = new BlockEvents();
+    final BlockContext ctx;
+    final List<Msg> msgs = new ArrayList<>();
+    final List<TxResult> txs = new ArrayList<>();
+    boolean ended;
+
+    BlockInProgress(long height, Instant time, KvBranch branch) {
+      this.height = height;
+      this.time = time;
+      this.branch = branch;
+      this.ctx = BlockContext.of(height, time, branch, events);
+    }
+  }
+
+  /** Collects a block's events in order and, while a transaction runs, that transaction's. */
+  private static final class BlockEvents implements EventSink {
+    private final List<Event> all = new ArrayList<>();
+    private List<Event> current;
+
+    @Override
+    public void emit(Event event) {
+      all.add(event);
+      if (current != null) {
+        current.add(event);
+      }
+    }
+
+    void startTx() {
+      current = new ArrayList<>();
+    }
+
+    List<Event> endTx() {
+      List<Event> out = current;
+      current = null;
+      return out == null ? List.of() : out;
+    }
+
+    List<Event> all() {
+      return all;
+    }
+  }
+
+  /** The database, with every batch write fsynced: the block's commit is one synced batch. */
+  private static final class SyncedStore implements KvStore {
+    private final LevelDbKvStore db;
+
+    SyncedStore(LevelDbKvStore db) {
+      this.db = db;
+    }
+
+    @Override
+    public Optional<byte[]> get(byte[] key) {
+      return db.get(key);
+    }
+
+    @Override
+    public boolean has(byte[] key) {
+      return db.has(key);
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value) {
+      throw new IllegalStateException("the database is written only by a block's commit");
+    }
+
+    @Override
+    public void delete(byte[] key) {
+      throw new IllegalStateException("the database is written only by a block's commit");
+    }
+
+    @Override
+    public KvScan scan(byte[] fromInclusive, byte[] toExclusive) {
+      return db.scan(fromInclusive, toExclusive);
+    }
+
+    @Override
+    public void write(WriteBatch batch) {
+      db.writeSync(batch);
+    }
+  }
+
+  /** A view for queries: reads the database, refuses writes. */
+  private static final class ReadOnlyStore implements KvStore {
+    private final KvStore db;
+
+    ReadOnlyStore(KvStore db) {
+      this.db = db;
+    }
+
+    @Override
+    public Optional<byte[]> get(byte[] key) {
+      return db.get(key);
+    }
+
+    @Override
+    public boolean has(byte[] key) {
+      return db.has(key);
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value) {
+      throw new IllegalStateException("queries are read-only");
+    }
+
+    @Override
+    public void delete(byte[] key) {
+      throw new IllegalStateException("queries are read-only");
+    }
+
+    @Override
+    public KvScan scan(byte[] fromInclusive, byte[] toExclusive) {
+      return db.scan(fromInclusive, toExclusive);
+    }
+
+    @Override
+    public void write(WriteBatch batch) {
+      throw new IllegalStateException("queries are read-only");
+    }
+  }
+}

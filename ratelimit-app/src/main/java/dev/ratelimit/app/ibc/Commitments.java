@@ -1,0 +1,43 @@
+package dev.ratelimit.app.ibc;
+
+import dev.ratelimit.middleware.ibc.Packet;
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+
+/** The commitments ibc-go stores for IBC v1 channels, byte for byte. */
+public final class Commitments {
+  private Commitments() {}
+
+  /**
+   * ibc-go's {@code CommitPacket}: SHA-256 of the timeout timestamp, the timeout revision number
+   * and revision height (each 8 bytes big-endian) followed by SHA-256 of the data.
+   */
+  public static byte[] packet(Packet packet) {
+    ByteBuffer b = ByteBuffer.allocate(24 + 32);
+    b.putLong(packet.timeoutTimestamp());
+    b.putLong(packet.timeoutHeight().revisionNumber());
+    b.putLong(packet.timeoutHeight().revisionHeight());
+    b.put(sha256(packet.data()));
+    return sha256(b.array());
+  }
+
+  /** ibc-go's {@code CommitAcknowledgement}: SHA-256 of the acknowledgement bytes. */
+  public static byte[] acknowledgement(byte[] ack) {
+    return sha256(ack);
+  }
+
+  /** A block time as IBC timestamps count it: unsigned nanoseconds since the Unix epoch. */
+  public static long nanos(Instant time) {
+    return Math.addExact(Math.multiplyExact(time.getEpochSecond(), 1_000_000_000L), time.getNano());
+  }
+
+  private static byte[] sha256(byte[] input) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(input);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+  }
+}

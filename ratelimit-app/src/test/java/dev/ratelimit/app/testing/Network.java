@@ -1,0 +1,155 @@
+package dev.ratelimit.app.testing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.Any;
+import dev.ratelimit.app.chain.AppGenesis;
+import dev.ratelimit.app.chain.ChainApp;
+import dev.ratelimit.app.chain.TxResult;
+import dev.ratelimit.app.gov.MsgSubmitProposal;
+import dev.ratelimit.app.gov.Proposal;
+import dev.ratelimit.app.ibc.Commitments;
+import dev.ratelimit.app.inject.ChainComponent;
+import dev.ratelimit.app.relayer.Coordinator;
+import dev.ratelimit.app.relayer.OsmosisStride;
+import dev.ratelimit.app.transfer.MsgTransfer;
+import dev.ratelimit.core.model.Flow;
+import dev.ratelimit.core.model.Path;
+import dev.ratelimit.core.model.RateLimit;
+import dev.ratelimit.middleware.ibc.Height;
+import dev.ratelimit.proto.v1.MsgAddRateLimit;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The README's two chains under a temporary root, with funded accounts: alice (Osmosis, 1,000,000
+ * uosmo), bob (Stride, 1,000,000 ustrd).
+ */
+public final class Network implements AutoCloseable {
+  public static final Instant GENESIS = Instant.parse("2024-01-01T00:00:00Z");
+  public static final String ALICE = OsmosisStride.osmosisAccount("alice");
+  public static final String BOB = OsmosisStride.strideAccount("bob");
+  public static final String UOSMO = "uosmo";
+  public static final String USTRD = "ustrd";
+  public static final String OSMO_CH = OsmosisStride.OSMOSIS_CHANNEL;
+  public static final String STRIDE_CH = OsmosisStride.STRIDE_CHANNEL;
+  public static final String STRIDE_UOSMO = OsmosisStride.STRIDE_UOSMO;
+  public static final String OSMOSIS_USTRD = OsmosisStride.OSMOSIS_USTRD;
+
+  public final Coordinator net;
+  public final ChainApp osmosis;
+  public final ChainApp stride;
+  public final AppGenesis osmosisGenesis;
+  public final AppGenesis strideGenesis;
+
+  private Network(Coordinator net, AppGenesis osmosisGenesis, AppGenesis strideGenesis) {
+    this.net = net;
+    this.osmosis = net.first();
+    this.stride = net.second();
+    this.osmosisGenesis = osmosisGenesis;
+    this.strideGenesis = strideGenesis;
+  }
+
+  public static Network start(java.nio.file.Path root) {
+    return start(root, b -> {}, b -> {}, (home, chainId, authority) ->
+        ChainComponent.open(home, chainId, authority));
+  }
+
+  public static Network start(
+      java.nio.file.Path root,
+      Consumer<AppGenesis.Builder> osmosisExtra,
+      Consumer<AppGenesis.Builder> strideExtra,
+      OsmosisStride.ChainOpener opener) {
+    AppGenesis.Builder o =
+        OsmosisStride.osmosisGenesis(GENESIS).balance(ALICE, UOSMO, 1_000_000);
+    AppGenesis.Builder s = OsmosisStride.strideGenesis(GENESIS).balance(BOB, USTRD, 1_000_000);
+    osmosisExtra.accept(o);
+    strideExtra.accept(s);
+    AppGenesis og = o.build();
+    AppGenesis sg = s.build();
+    return new Network(
+        OsmosisStride.start(root, og, sg, Coordinator.DEFAULT_BLOCK_STEP, opener), og, sg);
+  }
+
+  /** A timeout timestamp {@code d} after the coordinator's current time. */
+  public long timeoutIn(Duration d) {
+    return Commitments.nanos(net.time().plus(d));
+  }
+
+  public MsgTransfer transferMsg(
+      String sender, String channel, String denom, long amount, String receiver, long timeout) {
+    return new MsgTransfer(
+        sender, channel, denom, BigInteger.valueOf(amount), receiver, Height.ZERO, timeout, "");
+  }
+
+  /** alice sends {@code amount} uosmo to bob (one tick; not relayed further). */
+  public TxResult sendUosmoToStride(long amount) {
+    return net.deliver(
+        osmosis,
+        transferMsg(ALICE, OSMO_CH, UOSMO, amount, BOB, timeoutIn(Duration.ofMinutes(10))));
+  }
+
+  /** bob sends {@code amount} ibc/uosmo back to alice (one tick). */
+  public TxResult sendUosmoBackToOsmosis(long amount) {
+    return net.deliver(
+        stride,
+        transferMsg(BOB, STRIDE_CH, STRIDE_UOSMO, amount, ALICE, timeoutIn(Duration.ofMinutes(10))));
+  }
+
+  /** Adds a rate limit by a governance proposal on {@code chain}; asserts that it passed. */
+  public void addRateLimit(
+      ChainApp chain, String denom, String channel, int send, int recv, long hours) {
+    String authority = chain.gov().authority();
+    MsgAddRateLimit add =
+        MsgAddRateLimit.newBuilder()
+            .setAuthority(authority)
+            .setDenom(denom)
+            .setChannelOrClientId(channel)
+            .setMaxPercentSend(Integer.toString(send))
+            .setMaxPercentRecv(Integer.toString(recv))
+            .setDurationHours(hours)
+            .build();
+    String proposer = chain == osmosis ? ALICE : BOB;
+    TxResult r = net.deliver(chain, new MsgSubmitProposal(proposer, List.of(Any.pack(add, ""))));
+    assertTrue(r.isOk(), r.log());
+    Proposal p =
+        chain.query(ctx -> chain.gov().proposal(ctx, r.value().orElseThrow())).orElseThrow();
+    assertEquals(Proposal.Status.PASSED, p.status(), p.failure());
+  }
+
+  public Optional<RateLimit> rateLimit(ChainApp chain, String denom, String channel) {
+    return chain.query(ctx -> chain.rateLimits().getRateLimit(ctx, new Path(denom, channel)));
+  }
+
+  public Flow flow(ChainApp chain, String denom, String channel) {
+    return rateLimit(chain, denom, channel).orElseThrow().flow();
+  }
+
+  public static Flow flow(long inflow, long outflow, long channelValue) {
+    return new Flow(
+        BigInteger.valueOf(inflow), BigInteger.valueOf(outflow), BigInteger.valueOf(channelValue));
+  }
+
+  public BigInteger escrowed(ChainApp chain, String channel, String denom) {
+    return chain.balance(chain.transfer().escrowAddress(channel), denom);
+  }
+
+  public void relay() {
+    net.relayUntilIdle(50);
+    assertEquals(List.of(), net.relayer().failures());
+  }
+
+  public static BigInteger big(long v) {
+    return BigInteger.valueOf(v);
+  }
+
+  @Override
+  public void close() {
+    net.close();
+  }
+}
