@@ -55,18 +55,18 @@ final class GovTestKit {
   }
 
   BankSupply bank() {
-    return denom -> supply.getOrDefault(denom, BigInteger.ZERO);
+    return (ctx, denom) -> supply.getOrDefault(denom, BigInteger.ZERO);
   }
 
   IbcChannels ibc() {
     return new IbcChannels() {
       @Override
-      public boolean channelOrClientExists(String id) {
+      public boolean channelOrClientExists(BlockContext ctx, String id) {
         return channels.contains(id);
       }
 
       @Override
-      public Optional<String> counterpartyChainId(String id) {
+      public Optional<String> counterpartyChainId(BlockContext ctx, String id) {
         return Optional.empty();
       }
     };

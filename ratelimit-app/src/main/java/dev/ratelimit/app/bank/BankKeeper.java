@@ -1,6 +1,5 @@
 package dev.ratelimit.app.bank;
 
-import dev.ratelimit.app.state.BlockScope;
 import dev.ratelimit.app.state.ChainInfo;
 import dev.ratelimit.app.state.Keys;
 import dev.ratelimit.app.tx.TxException;
@@ -15,7 +14,6 @@ import dev.ratelimit.core.store.StorageException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
@@ -31,8 +29,8 @@ import javax.inject.Singleton;
  * denom -> total supply}, amounts as decimal text. Operations validate before they write, so a
  * failure leaves the store unchanged.
  *
- * <p>As the rate limiter's {@link BankSupply}, it answers from the block in progress ({@link
- * BlockScope}): the port's method takes no context.
+ * <p>It is the rate limiter's {@link BankSupply}: supply is read from the context's store, so a
+ * branch's uncommitted mints and burns count.
  */
 @Singleton
 public final class BankKeeper implements BankSupply {
@@ -44,12 +42,10 @@ public final class BankKeeper implements BankSupply {
   /** The Cosmos SDK's denom rule. */
   private static final Pattern DENOM = Pattern.compile("[a-zA-Z][a-zA-Z0-9/:._-]{2,127}");
 
-  private final BlockScope scope;
   private final String accountPrefix;
 
   @Inject
-  public BankKeeper(BlockScope scope, ChainInfo chain) {
-    this.scope = Objects.requireNonNull(scope, "scope");
+  public BankKeeper(ChainInfo chain) {
     this.accountPrefix = chain.accountPrefix();
   }
 
@@ -82,15 +78,10 @@ public final class BankKeeper implements BankSupply {
     return out;
   }
 
-  /** The total supply of {@code denom} (zero when unknown). */
+  /** The total supply of {@code denom} (zero when unknown); also the {@link BankSupply} port. */
+  @Override
   public BigInteger totalSupply(BlockContext ctx, String denom) {
     return read(ctx.store(), supplyKey(denom));
-  }
-
-  /** {@link BankSupply}: the supply as of the block in progress (or the last committed block). */
-  @Override
-  public BigInteger totalSupply(String denom) {
-    return read(scope.store(), supplyKey(denom));
   }
 
   /**

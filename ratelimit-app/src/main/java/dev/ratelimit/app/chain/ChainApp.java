@@ -9,7 +9,6 @@ import dev.ratelimit.app.ibc.MsgAcknowledgement;
 import dev.ratelimit.app.ibc.MsgRecvPacket;
 import dev.ratelimit.app.ibc.MsgTimeout;
 import dev.ratelimit.app.ibc.MsgUpdateClient;
-import dev.ratelimit.app.state.BlockScope;
 import dev.ratelimit.app.state.ChainInfo;
 import dev.ratelimit.app.transfer.MsgTransfer;
 import dev.ratelimit.app.transfer.TransferApp;
@@ -71,7 +70,6 @@ public final class ChainApp implements AutoCloseable {
 
   private final ChainInfo chain;
   private final LevelDbKvStore db;
-  private final BlockScope scope;
   private final BankKeeper bank;
   private final IbcCore ibc;
   private final TransferApp transfer;
@@ -88,7 +86,6 @@ public final class ChainApp implements AutoCloseable {
   public ChainApp(
       ChainInfo chain,
       LevelDbKvStore db,
-      BlockScope scope,
       BankKeeper bank,
       IbcCore ibc,
       TransferApp transfer,
@@ -97,7 +94,6 @@ public final class ChainApp implements AutoCloseable {
       Set<EndBlocker> endBlockers) {
     this.chain = Objects.requireNonNull(chain, "chain");
     this.db = Objects.requireNonNull(db, "db");
-    this.scope = scope;
     this.bank = bank;
     this.ibc = ibc;
     this.transfer = transfer;
@@ -213,7 +209,6 @@ public final class ChainApp implements AutoCloseable {
     KvBranch branch = new SyncedStore(db).branch();
     BlockContext ctx =
         BlockContext.of(INITIAL_HEIGHT, genesis.genesisTime(), branch, EventSink.discarding());
-    scope.enter(ctx);
     try {
       branch.put(CHAIN_ID_KEY, chain.chainId().getBytes(StandardCharsets.UTF_8));
       for (AppGenesis.Balance b : genesis.balances()) {
@@ -230,7 +225,6 @@ public final class ChainApp implements AutoCloseable {
       return lastAppHash.clone();
     } finally {
       branch.close();
-      scope.exit();
     }
   }
 
@@ -259,12 +253,10 @@ public final class ChainApp implements AutoCloseable {
           "block time " + time + " must be after the last block's " + last.time());
     }
     block = new BlockInProgress(height, time, new SyncedStore(db).branch());
-    scope.enter(block.ctx);
     try {
       rateLimits.beginBlock(block.ctx);
     } catch (RuntimeException e) { // the chain cannot run this block: leave nothing of it behind
       block.branch.discard();
-      scope.exit();
       block = null;
       throw e;
     }
@@ -364,7 +356,6 @@ public final class ChainApp implements AutoCloseable {
     NodeHome.LastBlock committed = new NodeHome.LastBlock(b.height, b.time);
     NodeHome.writeLastBlock(b.branch, committed);
     b.branch.commit(); // one WriteBatch, fsynced
-    scope.exit();
     block = null;
     lastBlock = committed;
     lastAppHash = StoreDigest.sha256(db);
@@ -391,7 +382,6 @@ public final class ChainApp implements AutoCloseable {
     closed = true;
     if (block != null) {
       block.branch.discard();
-      scope.exit();
       block = null;
     }
     db.close();

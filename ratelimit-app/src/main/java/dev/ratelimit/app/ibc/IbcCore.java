@@ -1,6 +1,5 @@
 package dev.ratelimit.app.ibc;
 
-import dev.ratelimit.app.state.BlockScope;
 import dev.ratelimit.app.state.ChainInfo;
 import dev.ratelimit.app.state.Keys;
 import dev.ratelimit.app.state.ValueReader;
@@ -71,7 +70,6 @@ public final class IbcCore implements Ics4Wrapper, IbcChannels {
   private static final int ACK = 6;
   private static final byte[] RECEIPT_VALUE = {1};
 
-  private final BlockScope scope;
   private final ChainInfo chain;
   private final Map<String, Provider<IbcModule>> router;
 
@@ -80,8 +78,7 @@ public final class IbcCore implements Ics4Wrapper, IbcChannels {
    *     this keeper)
    */
   @Inject
-  public IbcCore(BlockScope scope, ChainInfo chain, Map<String, Provider<IbcModule>> router) {
-    this.scope = Objects.requireNonNull(scope, "scope");
+  public IbcCore(ChainInfo chain, Map<String, Provider<IbcModule>> router) {
     this.chain = Objects.requireNonNull(chain, "chain");
     this.router = Map.copyOf(router);
   }
@@ -147,18 +144,18 @@ public final class IbcCore implements Ics4Wrapper, IbcChannels {
 
   // ---------------------------------------------------------------- IbcChannels (rate limiter)
 
-  /** True for a channel on port {@code transfer} or a client, as of the block in progress. */
+  /** True for a channel on port {@code transfer} or a client, as the context sees them. */
   @Override
-  public boolean channelOrClientExists(String channelOrClientId) {
-    KvStore s = scope.store();
+  public boolean channelOrClientExists(BlockContext ctx, String channelOrClientId) {
+    KvStore s = ctx.store();
     return readChannel(s, TRANSFER_PORT, channelOrClientId).isPresent()
         || readClient(s, channelOrClientId).isPresent();
   }
 
   /** The chain id behind a transfer channel's client, or behind a client. */
   @Override
-  public Optional<String> counterpartyChainId(String channelOrClientId) {
-    KvStore s = scope.store();
+  public Optional<String> counterpartyChainId(BlockContext ctx, String channelOrClientId) {
+    KvStore s = ctx.store();
     String clientId =
         readChannel(s, TRANSFER_PORT, channelOrClientId)
             .map(ChannelEnd::clientId)

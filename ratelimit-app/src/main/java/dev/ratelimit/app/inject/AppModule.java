@@ -1,14 +1,11 @@
 package dev.ratelimit.app.inject;
 
-import dagger.Binds;
 import dagger.Module;
 import dagger.Provides;
 import dagger.multibindings.Multibinds;
 import dev.ratelimit.app.bank.Addresses;
 import dev.ratelimit.app.chain.EndBlocker;
-import dev.ratelimit.app.state.BlockScope;
 import dev.ratelimit.app.state.ChainInfo;
-import dev.ratelimit.core.store.KvStore;
 import dev.ratelimit.core.store.LevelDbKvStore;
 import dev.ratelimit.core.store.NodeHome;
 import dev.ratelimit.gov.inject.RateLimitGovModule;
@@ -32,10 +29,6 @@ public abstract class AppModule {
   static LevelDbKvStore database(@Named(ChainComponent.HOME) Path home) {
     return LevelDbKvStore.open(NodeHome.dataDir(home));
   }
-
-  @Binds
-  @Named(BlockScope.COMMITTED)
-  abstract KvStore committedStore(LevelDbKvStore db);
 
   /** The chain id, and the address prefix taken from the authority's bech32 prefix. */
   @Provides

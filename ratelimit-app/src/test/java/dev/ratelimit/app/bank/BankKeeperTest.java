@@ -3,9 +3,9 @@ package dev.ratelimit.app.bank;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.ratelimit.app.state.BlockScope;
 import dev.ratelimit.app.state.ChainInfo;
 import dev.ratelimit.app.tx.TxException;
+import dev.ratelimit.core.host.BankSupply;
 import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.host.EventSink;
 import dev.ratelimit.core.model.Amounts;
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class BankKeeperTest {
   private final MemoryKvStore store = new MemoryKvStore();
   private final BankKeeper bank =
-      new BankKeeper(new BlockScope(store), new ChainInfo("test-1", "osmo"));
+      new BankKeeper(new ChainInfo("test-1", "osmo"));
   private final BlockContext ctx =
       BlockContext.of(1, Instant.parse("2024-01-01T00:00:00Z"), store, EventSink.discarding());
   private final String alice = Addresses.named("osmo", "alice");
@@ -33,7 +33,12 @@ class BankKeeperTest {
     assertEquals(BigInteger.valueOf(20), bank.balance(ctx, bob, "uosmo"));
     assertEquals(BigInteger.valueOf(90), bank.totalSupply(ctx, "uosmo"));
     assertEquals(BigInteger.valueOf(90), bank.sumOfBalances(ctx, "uosmo"));
-    assertEquals(BigInteger.valueOf(90), bank.totalSupply("uosmo"), "the BankSupply port");
+    BlockContext branch = ctx.branch();
+    bank.mint(branch, alice, "uosmo", BigInteger.valueOf(5));
+    BankSupply port = bank;
+    assertEquals(BigInteger.valueOf(95), port.totalSupply(branch, "uosmo"), "the port sees the branch");
+    branch.discard();
+    assertEquals(BigInteger.valueOf(90), port.totalSupply(ctx, "uosmo"));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.ratelimit.cli.query;
 
+import dev.ratelimit.core.host.BlockContext;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -90,12 +91,12 @@ public final class ChannelsFile {
     Map<String, String> copy = Map.copyOf(chainIds);
     return new IbcChannels() {
       @Override
-      public boolean channelOrClientExists(String channelOrClientId) {
+      public boolean channelOrClientExists(BlockContext ctx, String channelOrClientId) {
         return copy.containsKey(channelOrClientId);
       }
 
       @Override
-      public Optional<String> counterpartyChainId(String channelOrClientId) {
+      public Optional<String> counterpartyChainId(BlockContext ctx, String channelOrClientId) {
         return Optional.ofNullable(copy.get(channelOrClientId));
       }
     };

@@ -114,7 +114,7 @@ public final class HomeSnapshot implements AutoCloseable {
    */
   public RateLimitKeeper keeper() {
     return new RateLimitKeeper(
-        denom -> BigInteger.ZERO, ChannelsFile.asIbcChannels(chainIds.orElse(Map.of())));
+        (ctx, denom) -> BigInteger.ZERO, ChannelsFile.asIbcChannels(chainIds.orElse(Map.of())));
   }
 
   /**

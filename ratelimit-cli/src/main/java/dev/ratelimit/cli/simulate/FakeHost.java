@@ -35,7 +35,7 @@ final class FakeHost {
     }
 
     @Override
-    public BigInteger totalSupply(String denom) {
+    public BigInteger totalSupply(BlockContext ctx, String denom) {
       return supply.getOrDefault(denom, BigInteger.ZERO);
     }
   }
@@ -62,13 +62,18 @@ final class FakeHost {
     }
 
     @Override
-    public boolean channelOrClientExists(String channelOrClientId) {
+    public boolean channelOrClientExists(BlockContext ctx, String channelOrClientId) {
       return transferChannel(channelOrClientId).isPresent()
           || clients.containsKey(channelOrClientId);
     }
 
     @Override
-    public Optional<String> counterpartyChainId(String channelOrClientId) {
+    public Optional<String> counterpartyChainId(BlockContext ctx, String channelOrClientId) {
+      return counterpartyChainId(channelOrClientId);
+    }
+
+    /** The same for the scenario runner's checks, which have no block context at hand. */
+    Optional<String> counterpartyChainId(String channelOrClientId) {
       Optional<Scenario.ChannelSpec> channel = transferChannel(channelOrClientId);
       if (channel.isEmpty()) {
         channel = channels.stream().filter(c -> c.channelId().equals(channelOrClientId)).findFirst();

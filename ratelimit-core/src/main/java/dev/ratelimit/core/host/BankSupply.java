@@ -6,8 +6,9 @@ import java.math.BigInteger;
 @FunctionalInterface
 public interface BankSupply {
   /**
-   * The total supply of {@code denom} on this chain (zero when the denom is unknown). Must be
+   * The total supply of {@code denom} on this chain as {@code ctx} sees it (zero when the denom is
+   * unknown): read it from {@code ctx.store()}, so a branch's uncommitted writes count. Must be
    * deterministic for the block being executed.
    */
-  BigInteger totalSupply(String denom);
+  BigInteger totalSupply(BlockContext ctx, String denom);
 }

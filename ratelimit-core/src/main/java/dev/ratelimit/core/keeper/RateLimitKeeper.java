@@ -150,7 +150,7 @@ public final class RateLimitKeeper {
     for (RateLimit rl : getAllRateLimits(ctx)) {
       Optional<String> counterparty;
       try {
-        counterparty = channels.counterpartyChainId(rl.path().channelOrClientId());
+        counterparty = channels.counterpartyChainId(ctx, rl.path().channelOrClientId());
       } catch (RuntimeException unresolvable) {
         counterparty = Optional.empty();
       }
@@ -168,7 +168,7 @@ public final class RateLimitKeeper {
   public RateLimit addRateLimit(BlockContext ctx, Path path, Quota quota) {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(quota, "quota");
-    BigInteger supply = supply(path.denom());
+    BigInteger supply = supply(ctx, path.denom());
     if (supply.signum() == 0) {
       throw new RateLimitException(
           ErrorCode.ZERO_CHANNEL_VALUE, "denom " + Texts.quote(path.denom()) + " has no supply");
@@ -177,7 +177,7 @@ public final class RateLimitKeeper {
       throw new RateLimitException(
           ErrorCode.RATE_LIMIT_ALREADY_EXISTS, "a rate limit already exists on " + path);
     }
-    if (!channels.channelOrClientExists(path.channelOrClientId())) {
+    if (!channels.channelOrClientExists(ctx, path.channelOrClientId())) {
       throw new RateLimitException(
           ErrorCode.CHANNEL_NOT_FOUND,
           "no channel on port transfer and no client with id "
@@ -230,7 +230,7 @@ public final class RateLimitKeeper {
    * every voucher went home would let a compromised counterparty mint without limit.
    */
   private BigInteger windowChannelValue(BlockContext ctx, Path path, Flow previous) {
-    BigInteger supply = supply(path.denom());
+    BigInteger supply = supply(ctx, path.denom());
     if (supply.signum() != 0) {
       return supply;
     }
@@ -247,8 +247,8 @@ public final class RateLimitKeeper {
             () -> new RateLimitException(ErrorCode.RATE_LIMIT_NOT_FOUND, "no rate limit on " + path));
   }
 
-  private BigInteger supply(String denom) {
-    BigInteger supply = bank.totalSupply(denom);
+  private BigInteger supply(BlockContext ctx, String denom) {
+    BigInteger supply = bank.totalSupply(ctx, denom);
     if (!Amounts.inRange(supply)) {
       throw new IllegalStateException(
           "bank reported an out-of-range supply for " + Texts.quote(denom) + ": " + supply);

@@ -1,5 +1,6 @@
 package dev.ratelimit.core.testing;
 
+import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.host.BankSupply;
 import java.math.BigInteger;
 import java.util.HashMap;
@@ -21,7 +22,7 @@ public final class FakeBank implements BankSupply {
   }
 
   @Override
-  public BigInteger totalSupply(String denom) {
+  public BigInteger totalSupply(BlockContext ctx, String denom) {
     return supplies.getOrDefault(denom, BigInteger.ZERO);
   }
 }

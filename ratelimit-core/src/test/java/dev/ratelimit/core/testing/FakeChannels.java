@@ -1,5 +1,6 @@
 package dev.ratelimit.core.testing;
 
+import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.host.IbcChannels;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -47,12 +48,12 @@ public final class FakeChannels implements IbcChannels {
   }
 
   @Override
-  public boolean channelOrClientExists(String channelOrClientId) {
+  public boolean channelOrClientExists(BlockContext ctx, String channelOrClientId) {
     return chainIds.containsKey(channelOrClientId);
   }
 
   @Override
-  public Optional<String> counterpartyChainId(String channelOrClientId) {
+  public Optional<String> counterpartyChainId(BlockContext ctx, String channelOrClientId) {
     if (failing.contains(channelOrClientId)) {
       throw new IllegalStateException("client state of " + channelOrClientId + " is unreadable");
     }

@@ -70,16 +70,16 @@ class RateLimitGovModuleTest {
     }
   }
 
-  private static final BankSupply BANK = denom -> BigInteger.valueOf(1000);
+  private static final BankSupply BANK = (ctx, denom) -> BigInteger.valueOf(1000);
   private static final IbcChannels CHANNELS =
       new IbcChannels() {
         @Override
-        public boolean channelOrClientExists(String id) {
+        public boolean channelOrClientExists(BlockContext ctx, String id) {
           return id.equals("channel-0");
         }
 
         @Override
-        public Optional<String> counterpartyChainId(String id) {
+        public Optional<String> counterpartyChainId(BlockContext ctx, String id) {
           return Optional.empty();
         }
       };
