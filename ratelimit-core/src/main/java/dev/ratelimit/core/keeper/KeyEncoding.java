@@ -16,33 +16,56 @@ final class KeyEncoding {
 
   /** Builds one key: table id then parts. */
   static final class Builder {
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+    private byte[] buf = new byte[64];
+    private int len;
 
     Builder(byte tableId) {
-      out.write(tableId);
+      buf[len++] = tableId;
     }
 
     Builder string(String s) {
-      byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-      for (byte b : utf8) {
-        out.write(b);
-        if (b == 0) {
-          out.write(0xFF);
+      // ASCII ids and denoms (the usual case) are copied without an intermediate array
+      int n = s.length();
+      boolean ascii = true;
+      for (int i = 0; i < n && ascii; i++) {
+        char c = s.charAt(i);
+        ascii = c != 0 && c < 0x80;
+      }
+      if (ascii) {
+        ensure(n + 1);
+        for (int i = 0; i < n; i++) {
+          buf[len++] = (byte) s.charAt(i);
+        }
+      } else {
+        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+        ensure(2 * utf8.length + 1);
+        for (byte b : utf8) {
+          buf[len++] = b;
+          if (b == 0) {
+            buf[len++] = (byte) 0xFF;
+          }
         }
       }
-      out.write(0);
+      buf[len++] = 0;
       return this;
     }
 
     Builder u64(long v) {
+      ensure(8);
       for (int shift = 56; shift >= 0; shift -= 8) {
-        out.write((int) (v >>> shift));
+        buf[len++] = (byte) (v >>> shift);
       }
       return this;
     }
 
     byte[] build() {
-      return out.toByteArray();
+      return java.util.Arrays.copyOf(buf, len);
+    }
+
+    private void ensure(int more) {
+      if (len + more > buf.length) {
+        buf = java.util.Arrays.copyOf(buf, Math.max(2 * buf.length, len + more));
+      }
     }
   }
 

@@ -1,7 +1,5 @@
 package dev.ratelimit.core.model;
 
-import java.math.BigInteger;
-import java.util.regex.Pattern;
 
 /**
  * Channel and client identifier rules, exactly as ibc-go's denom-trace parser reads hop ids.
@@ -11,8 +9,8 @@ import java.util.regex.Pattern;
  * most 20 digits and fits an unsigned 64-bit integer. No length limit applies to the prefix.
  */
 public final class Identifiers {
-  private static final Pattern CHANNEL_ID = Pattern.compile("channel-([0-9]{1,20})");
-  private static final BigInteger MAX_UINT64 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+  private static final String CHANNEL_PREFIX = "channel-";
+  private static final String MAX_UINT64 = "18446744073709551615"; // 2^64 - 1
   private static final String LOCALHOST_CLIENT = "09-localhost";
 
   private Identifiers() {}
@@ -22,8 +20,21 @@ public final class Identifiers {
     if (id == null) {
       return false;
     }
-    var m = CHANNEL_ID.matcher(id);
-    return m.matches() && fitsUint64(m.group(1));
+    // channel-[0-9]{1,20}, checked without a regex: it runs several times per packet
+    if (!id.startsWith(CHANNEL_PREFIX)) {
+      return false;
+    }
+    int digits = id.length() - CHANNEL_PREFIX.length();
+    if (digits < 1 || digits > 20) {
+      return false;
+    }
+    for (int i = CHANNEL_PREFIX.length(); i < id.length(); i++) {
+      char c = id.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return fitsUint64(id.substring(CHANNEL_PREFIX.length()));
   }
 
   /** {@code 09-localhost} or {@code prefix-N} with N a uint64 (channel ids also match). */
@@ -84,7 +95,12 @@ public final class Identifiers {
     return id;
   }
 
+  /** {@code digits}: 1 to 20 ASCII digits. */
   private static boolean fitsUint64(String digits) {
-    return new BigInteger(digits).compareTo(MAX_UINT64) <= 0;
+    if (digits.length() < MAX_UINT64.length()) {
+      return true;
+    }
+    // 20 digits: compare as text, leading zeros included (they make the value smaller)
+    return digits.length() == MAX_UINT64.length() && digits.compareTo(MAX_UINT64) <= 0;
   }
 }
