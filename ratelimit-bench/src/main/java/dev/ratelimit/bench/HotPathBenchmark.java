@@ -1,0 +1,190 @@
+package dev.ratelimit.bench;
+
+import dev.ratelimit.bench.fixture.BenchChain;
+import dev.ratelimit.core.host.BlockContext;
+import dev.ratelimit.core.model.Flow;
+import dev.ratelimit.core.model.RateLimit;
+import dev.ratelimit.core.store.KvStore;
+import dev.ratelimit.core.store.MemoryKvStore;
+import dev.ratelimit.middleware.ibc.Acknowledgement;
+import dev.ratelimit.middleware.ibc.Packet;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * Item 2, the hot path on one thread: a counted send (decode the ICS-20 JSON, hash the denom
+ * trace, blacklist/quota/whitelist checks, flow update, pending marker, in the middleware's own
+ * branch) and a counted receive (the same, with the app acking at once), beside the floor: the
+ * very same store gets, has-checks and puts with the same keys and values, and nothing else.
+ *
+ * <p>Like a chain, transactions write into the block's branch of the engine, and every {@value
+ * #TXS_PER_BLOCK} transactions the block is committed to the engine (one write batch) and a new
+ * block starts; the floors run in the same setting. Send sequences cycle through {@value
+ * #SEQUENCE_WINDOW} values so the number of pending markers stays bounded, and received packets
+ * cycle through as many sequences; the floors use the same cycling sequences in their marker keys,
+ * so they touch as many distinct keys as the real operations. The limit's channel value is 10^30,
+ * so no packet is ever rejected.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(1)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 1)
+public class HotPathBenchmark {
+  static final int TXS_PER_BLOCK = 1000;
+  static final int SEQUENCE_WINDOW = 10_000;
+  static final BigInteger SUPPLY = BigInteger.TEN.pow(30);
+  static final Flow FLOW =
+      new Flow(BenchChain.FLOW.inflow(), BenchChain.FLOW.outflow(), SUPPLY);
+
+  @Param({Engines.MEMORY, Engines.LEVELDB})
+  public String engine;
+
+  private Engines engines;
+  private BenchChain chain;
+  private BlockContext root;
+  private BlockContext block;
+  private int txs;
+  private Packet[] received;
+  private int recvIndex;
+  private List<RecordingKvStore.Op> sendOps;
+  private boolean[] sendSequenced;
+  private List<RecordingKvStore.Op> recvOps;
+  private boolean[] recvSequenced;
+  private long floorSequence;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    engines = Engines.open(engine);
+    chain = newChain(engines.store());
+    chain.channel().cycleSequences(SEQUENCE_WINDOW);
+    root = chain.root();
+    block = root.branch();
+    received = new Packet[SEQUENCE_WINDOW];
+    for (int i = 0; i < SEQUENCE_WINDOW; i++) {
+      received[i] = BenchChain.receivedPacket(i + 1);
+    }
+    recordFloors();
+  }
+
+  /**
+   * Records the store accesses of a send and of a receive, for the floors to replay. Two of each
+   * tell which keys carry the sequence (those that differ between them: the pending marker's).
+   */
+  private void recordFloors() {
+    RecordingKvStore recording = new RecordingKvStore(new MemoryKvStore());
+    BenchChain probe = newChain(recording);
+    BlockContext ctx = probe.root();
+    List<List<RecordingKvStore.Op>> sends = new ArrayList<>();
+    List<List<RecordingKvStore.Op>> recvs = new ArrayList<>();
+    for (int sequence = 1; sequence <= 2; sequence++) {
+      recording.clear();
+      probe.send(ctx);
+      sends.add(recording.ops());
+      recording.clear();
+      probe.recv(ctx, BenchChain.receivedPacket(sequence));
+      recvs.add(recording.ops());
+    }
+    sendOps = sends.get(0);
+    sendSequenced = sequenced(sends.get(0), sends.get(1));
+    recvOps = recvs.get(0);
+    recvSequenced = sequenced(recvs.get(0), recvs.get(1));
+  }
+
+  private static boolean[] sequenced(List<RecordingKvStore.Op> a, List<RecordingKvStore.Op> b) {
+    boolean[] out = new boolean[a.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = !Arrays.equals(a.get(i).key(), b.get(i).key());
+    }
+    return out;
+  }
+
+  private static BenchChain newChain(KvStore store) {
+    BenchChain c = new BenchChain(store, SUPPLY);
+    c.initGenesis(List.of(new RateLimit(BenchChain.PATH, BenchChain.QUOTA, FLOW)));
+    return c;
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    block.discard();
+    engines.close();
+  }
+
+  /** Counted send: check and record, through the middleware. */
+  @Benchmark
+  public long send() {
+    long sequence = chain.send(block);
+    endTx();
+    return sequence;
+  }
+
+  /** Counted receive with a synchronous success ack, through the middleware. */
+  @Benchmark
+  public Optional<Acknowledgement> recv() {
+    Optional<Acknowledgement> ack = chain.recv(block, received[recvIndex]);
+    recvIndex = (recvIndex + 1) % SEQUENCE_WINDOW;
+    endTx();
+    return ack;
+  }
+
+  /** The floor of {@link #send}: its store accesses alone, on the block's branch. */
+  @Benchmark
+  public void storeFloorSend(Blackhole bh) {
+    replay(sendOps, sendSequenced, block.store(), bh);
+    endTx();
+  }
+
+  /** The floor of {@link #recv}: its store accesses alone, on the block's branch. */
+  @Benchmark
+  public void storeFloorRecv(Blackhole bh) {
+    replay(recvOps, recvSequenced, block.store(), bh);
+    endTx();
+  }
+
+  /**
+   * {@link #send}'s store accesses straight on the engine, no branch: for LevelDB every put is an
+   * engine write (write-ahead log, not synced).
+   */
+  @Benchmark
+  public void engineFloorSend(Blackhole bh) {
+    replay(sendOps, sendSequenced, engines.store(), bh);
+  }
+
+  /** Replays {@code ops} on {@code store}, the sequence-carrying keys with the next sequence. */
+  private void replay(
+      List<RecordingKvStore.Op> ops, boolean[] sequenced, KvStore store, Blackhole bh) {
+    floorSequence = floorSequence >= SEQUENCE_WINDOW ? 1 : floorSequence + 1;
+    for (int i = 0; i < ops.size(); i++) {
+      RecordingKvStore.Op op = ops.get(i);
+      bh.consume((sequenced[i] ? op.withSequence(floorSequence) : op).replay(store));
+    }
+  }
+
+  private void endTx() {
+    if (++txs == TXS_PER_BLOCK) {
+      block.commit();
+      block = root.branch();
+      txs = 0;
+    }
+  }
+}

@@ -1,0 +1,59 @@
+package dev.ratelimit.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.ratelimit.middleware.ibc.Acknowledgement;
+import java.util.Optional;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * Runs each benchmark method a few times outside JMH, so a broken setup or a benchmark that stops
+ * doing what it claims fails the build. Nothing is timed.
+ */
+class BenchmarksSmokeTest {
+  private static final Blackhole BH =
+      new Blackhole(
+          "Today's password is swordfish. "
+              + "I understand instantiating Blackholes directly is dangerous.");
+
+  @ParameterizedTest
+  @ValueSource(strings = {Engines.MEMORY, Engines.LEVELDB})
+  void hotPath_sendsAndReceivesAcrossBlockCommits(String engine) {
+    HotPathBenchmark b = new HotPathBenchmark();
+    b.engine = engine;
+    b.setUp();
+    try {
+      long last = 0;
+      for (int i = 0; i < 2 * HotPathBenchmark.TXS_PER_BLOCK + 1; i++) {
+        last = b.send();
+        Optional<Acknowledgement> ack = b.recv();
+        assertEquals(Optional.of(Acknowledgement.SUCCESS), ack);
+        b.storeFloorSend(BH);
+        b.storeFloorRecv(BH);
+        b.engineFloorSend(BH);
+      }
+      assertEquals(2 * HotPathBenchmark.TXS_PER_BLOCK + 1, last);
+    } finally {
+      b.tearDown();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {Engines.MEMORY, Engines.LEVELDB})
+  void beginBlock_rollsOverTheDueHundredth(String engine) {
+    BeginBlockBenchmark b = new BeginBlockBenchmark();
+    b.engine = engine;
+    b.setUp();
+    try {
+      b.noRollover();
+      b.rollover();
+      int due = BeginBlockBenchmark.LIMITS / BeginBlockBenchmark.RESET_EVERY_NTH;
+      assertEquals(due, b.fullScan());
+      assertEquals(due, b.fullScanAndReset());
+    } finally {
+      b.tearDown();
+    }
+  }
+}
