@@ -17,12 +17,10 @@ import dev.ratelimit.gov.MsgRouter;
 import dev.ratelimit.gov.ProposalHandler;
 import dev.ratelimit.gov.RateLimitMsgHandler;
 import dev.ratelimit.middleware.RateLimitMiddleware;
+import dev.ratelimit.middleware.ibc.AcceptingHandshakes;
 import dev.ratelimit.middleware.ibc.Acknowledgement;
-import dev.ratelimit.middleware.ibc.Counterparty;
 import dev.ratelimit.middleware.ibc.Height;
-import dev.ratelimit.middleware.ibc.IbcModule;
 import dev.ratelimit.middleware.ibc.Ics4Wrapper;
-import dev.ratelimit.middleware.ibc.Order;
 import dev.ratelimit.middleware.ibc.Packet;
 import dev.ratelimit.middleware.transfer.FungibleTokenPacketData;
 import dev.ratelimit.middleware.transfer.PacketDataCodec;
@@ -176,7 +174,11 @@ final class MiddlewareRig implements AutoCloseable {
    * The wrapped app: records every callback; on a receive writes a key (so a rolled-back receive
    * would show) and answers as {@link #behaviour} says.
    */
-  static final class RecordingApp implements IbcModule {
+  static final class RecordingApp extends AcceptingHandshakes {
+    RecordingApp() {
+      super("ics20-1");
+    }
+
     RecvBehaviour behaviour = RecvBehaviour.SUCCESS;
     final List<Packet> received = new ArrayList<>();
     final List<byte[]> acks = new ArrayList<>();
@@ -207,47 +209,6 @@ final class MiddlewareRig implements AutoCloseable {
     public void onTimeoutPacket(BlockContext ctx, Packet packet, String relayer) {
       timedOut.add(packet);
     }
-
-    @Override
-    public String onChanOpenInit(
-        BlockContext ctx,
-        Order order,
-        List<String> connectionHops,
-        String portId,
-        String channelId,
-        Counterparty counterparty,
-        String version) {
-      return "ics20-1";
-    }
-
-    @Override
-    public String onChanOpenTry(
-        BlockContext ctx,
-        Order order,
-        List<String> connectionHops,
-        String portId,
-        String channelId,
-        Counterparty counterparty,
-        String counterpartyVersion) {
-      return "ics20-1";
-    }
-
-    @Override
-    public void onChanOpenAck(
-        BlockContext ctx,
-        String portId,
-        String channelId,
-        String counterpartyChannelId,
-        String counterpartyVersion) {}
-
-    @Override
-    public void onChanOpenConfirm(BlockContext ctx, String portId, String channelId) {}
-
-    @Override
-    public void onChanCloseInit(BlockContext ctx, String portId, String channelId) {}
-
-    @Override
-    public void onChanCloseConfirm(BlockContext ctx, String portId, String channelId) {}
   }
 
   /**

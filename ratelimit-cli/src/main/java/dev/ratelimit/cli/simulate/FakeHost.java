@@ -3,13 +3,11 @@ package dev.ratelimit.cli.simulate;
 import dev.ratelimit.core.host.BankSupply;
 import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.host.IbcChannels;
+import dev.ratelimit.middleware.ibc.AcceptingHandshakes;
 import dev.ratelimit.middleware.ibc.Acknowledgement;
 import dev.ratelimit.middleware.ibc.AcknowledgementCodec;
-import dev.ratelimit.middleware.ibc.Counterparty;
 import dev.ratelimit.middleware.ibc.Height;
-import dev.ratelimit.middleware.ibc.IbcModule;
 import dev.ratelimit.middleware.ibc.Ics4Wrapper;
-import dev.ratelimit.middleware.ibc.Order;
 import dev.ratelimit.middleware.ibc.Packet;
 import dev.ratelimit.middleware.transfer.PacketDataCodec;
 import java.math.BigInteger;
@@ -106,7 +104,11 @@ final class FakeHost {
    * shared decoder and answers what the step asks ({@code app_ack}); its ack and timeout callbacks
    * classify the ack with the shared decoder, record the call and succeed. It never mints or burns.
    */
-  static final class StandInApp implements IbcModule {
+  static final class StandInApp extends AcceptingHandshakes {
+    StandInApp() {
+      super("ics20-1");
+    }
+
     /** The success acknowledgement it writes: result {@code [0x01]}, {@code {"result":"AQ=="}}. */
     static final Acknowledgement SUCCESS = Acknowledgement.success(new byte[] {1});
 
@@ -154,47 +156,6 @@ final class FakeHost {
     public void onTimeoutPacket(BlockContext ctx, Packet packet, String relayer) {
       called = true;
     }
-
-    @Override
-    public String onChanOpenInit(
-        BlockContext ctx,
-        Order order,
-        List<String> connectionHops,
-        String portId,
-        String channelId,
-        Counterparty counterparty,
-        String version) {
-      return version.isEmpty() ? "ics20-1" : version;
-    }
-
-    @Override
-    public String onChanOpenTry(
-        BlockContext ctx,
-        Order order,
-        List<String> connectionHops,
-        String portId,
-        String channelId,
-        Counterparty counterparty,
-        String counterpartyVersion) {
-      return counterpartyVersion;
-    }
-
-    @Override
-    public void onChanOpenAck(
-        BlockContext ctx,
-        String portId,
-        String channelId,
-        String counterpartyChannelId,
-        String counterpartyVersion) {}
-
-    @Override
-    public void onChanOpenConfirm(BlockContext ctx, String portId, String channelId) {}
-
-    @Override
-    public void onChanCloseInit(BlockContext ctx, String portId, String channelId) {}
-
-    @Override
-    public void onChanCloseConfirm(BlockContext ctx, String portId, String channelId) {}
   }
 
   /**
