@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Supply conservation at scale on the wired example chains: {@code reliability.transfers} seeded
- * random transfers (100,000; the pom sets it), about 100 per block, with
+ * random transfers (10,000 in the default run, 100,000 with -Preliability-heavy; the pom sets
+ * it), about 100 per block, with
  * timeouts, error acknowledgements (refused receivers and receive quotas), window resets and
  * governance updates mid-flight ({@link Traffic}). After EVERY block of either chain:
  *
