@@ -154,7 +154,7 @@ public final class ChainApp implements AutoCloseable {
     NodeHome.LastBlock last = requireInitialized();
     checkOpen();
     return query.apply(
-        BlockContext.of(last.height(), last.time(), new ReadOnlyStore(db), EventSink.discarding()));
+        BlockContext.of(last.height(), last.time(), DatabaseView.readOnly(db), EventSink.discarding()));
   }
 
   /** A committed balance. */
@@ -206,7 +206,7 @@ public final class ChainApp implements AutoCloseable {
     if (block != null) {
       throw new IllegalStateException("a block is in progress");
     }
-    KvBranch branch = new SyncedStore(db).branch();
+    KvBranch branch = DatabaseView.forBlocks(db).branch();
     BlockContext ctx =
         BlockContext.of(INITIAL_HEIGHT, genesis.genesisTime(), branch, EventSink.discarding());
     try {
@@ -252,7 +252,7 @@ public final class ChainApp implements AutoCloseable {
       throw new IllegalArgumentException(
           "block time " + time + " must be after the last block's " + last.time());
     }
-    block = new BlockInProgress(height, time, new SyncedStore(db).branch());
+    block = new BlockInProgress(height, time, DatabaseView.forBlocks(db).branch());
     try {
       rateLimits.beginBlock(block.ctx);
     } catch (RuntimeException e) { // the chain cannot run this block: leave nothing of it behind
@@ -455,12 +455,28 @@ public final class ChainApp implements AutoCloseable {
     }
   }
 
-  /** The database, with every batch write fsynced: the block's commit is one synced batch. */
-  private static final class SyncedStore implements KvStore {
+  /**
+   * The database as the chain's code sees it: reads pass through; single puts and deletes are
+   * refused (state changes only by a block's commit); a batch write is fsynced (the block's commit,
+   * one synced batch) or, for a query view, refused too.
+   */
+  private static final class DatabaseView implements KvStore {
     private final LevelDbKvStore db;
+    private final boolean commits;
 
-    SyncedStore(LevelDbKvStore db) {
+    private DatabaseView(LevelDbKvStore db, boolean commits) {
       this.db = db;
+      this.commits = commits;
+    }
+
+    /** What a block's branch commits into. */
+    static DatabaseView forBlocks(LevelDbKvStore db) {
+      return new DatabaseView(db, true);
+    }
+
+    /** What queries read. */
+    static DatabaseView readOnly(LevelDbKvStore db) {
+      return new DatabaseView(db, false);
     }
 
     @Override
@@ -475,12 +491,12 @@ public final class ChainApp implements AutoCloseable {
 
     @Override
     public void put(byte[] key, byte[] value) {
-      throw new IllegalStateException("the database is written only by a block's commit");
+      throw refused();
     }
 
     @Override
     public void delete(byte[] key) {
-      throw new IllegalStateException("the database is written only by a block's commit");
+      throw refused();
     }
 
     @Override
@@ -490,46 +506,15 @@ public final class ChainApp implements AutoCloseable {
 
     @Override
     public void write(WriteBatch batch) {
+      if (!commits) {
+        throw refused();
+      }
       db.writeSync(batch);
     }
-  }
 
-  /** A view for queries: reads the database, refuses writes. */
-  private static final class ReadOnlyStore implements KvStore {
-    private final KvStore db;
-
-    ReadOnlyStore(KvStore db) {
-      this.db = db;
-    }
-
-    @Override
-    public Optional<byte[]> get(byte[] key) {
-      return db.get(key);
-    }
-
-    @Override
-    public boolean has(byte[] key) {
-      return db.has(key);
-    }
-
-    @Override
-    public void put(byte[] key, byte[] value) {
-      throw new IllegalStateException("queries are read-only");
-    }
-
-    @Override
-    public void delete(byte[] key) {
-      throw new IllegalStateException("queries are read-only");
-    }
-
-    @Override
-    public KvScan scan(byte[] fromInclusive, byte[] toExclusive) {
-      return db.scan(fromInclusive, toExclusive);
-    }
-
-    @Override
-    public void write(WriteBatch batch) {
-      throw new IllegalStateException("queries are read-only");
+    private IllegalStateException refused() {
+      return new IllegalStateException(
+          commits ? "the database is written only by a block's commit" : "queries are read-only");
     }
   }
 }
