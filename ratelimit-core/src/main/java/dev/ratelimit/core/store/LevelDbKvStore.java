@@ -3,6 +3,7 @@ package dev.ratelimit.core.store;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -12,7 +13,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.iq80.leveldb.DB;
-import org.iq80.leveldb.DBException;
 import org.iq80.leveldb.DBIterator;
 import org.iq80.leveldb.Options;
 import org.iq80.leveldb.WriteOptions;
@@ -29,8 +29,19 @@ import org.iq80.leveldb.impl.Iq80DBFactory;
  *
  * <p>iq80 keeps the arrays passed to it in its memtable, so this class copies keys and values
  * before handing them over. A scan sees the store as it was when the scan started. Closing the
- * store closes the scans still open. Every engine failure is rethrown as a {@link StorageException}
- * naming the directory. Not thread-safe; the caller owns the store and must {@link #close()} it.
+ * store closes the scans still open. Every engine failure (iq80 also throws plain runtime
+ * exceptions) is rethrown as a {@link StorageException} naming the directory, which a chain must
+ * treat as fatal, never as a failed transaction. Not thread-safe; the caller owns the store and
+ * must {@link #close()} it.
+ *
+ * <p><b>Reads never overlap a background compaction.</b> iq80 0.12 reads through the version that
+ * is current when a read starts without pinning it: a compaction that finishes meanwhile deletes
+ * table files the read still needs, and the read fails ("Could not open table", seen after about
+ * 18,000 blocks of a stress run). On a chain that is a nondeterministic failure: the same block
+ * could fail on one node and pass on another. So compactions are suspended while this store is
+ * read and resumed when it is written (a write may need a memtable flush, which runs on the
+ * compaction thread); a write while scans are open first reads their remaining entries into
+ * memory.
  */
 public final class LevelDbKvStore implements KvStore, AutoCloseable {
   private static final WriteOptions NO_SYNC = new WriteOptions().sync(false);
@@ -40,6 +51,7 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
   private final DB db;
   private final Set<LevelDbScan> openScans = Collections.newSetFromMap(new IdentityHashMap<>());
   private boolean closed;
+  private boolean compactionsSuspended;
 
   private LevelDbKvStore(Path dir, DB db) {
     this.dir = dir;
@@ -79,9 +91,10 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
   public Optional<byte[]> get(byte[] key) {
     checkOpen();
     Bytes.requireKey(key);
+    beforeRead();
     try {
       return Optional.ofNullable(db.get(key));
-    } catch (DBException e) {
+    } catch (RuntimeException e) {
       throw failure("get", e);
     }
   }
@@ -91,10 +104,11 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
     checkOpen();
     Bytes.requireKey(key);
     Bytes.requireValue(value);
+    beforeWrite();
     try {
       // iq80 keeps the caller's arrays in its memtable without copying them
       db.put(key.clone(), value.clone(), NO_SYNC);
-    } catch (DBException e) {
+    } catch (RuntimeException e) {
       throw failure("put", e);
     }
   }
@@ -103,9 +117,10 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
   public void delete(byte[] key) {
     checkOpen();
     Bytes.requireKey(key);
+    beforeWrite();
     try {
       db.delete(key.clone(), NO_SYNC); // iq80 keeps the array, see put
-    } catch (DBException e) {
+    } catch (RuntimeException e) {
       throw failure("delete", e);
     }
   }
@@ -114,10 +129,11 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
   public KvScan scan(byte[] fromInclusive, byte[] toExclusive) {
     checkOpen();
     Bytes.checkRange(fromInclusive, toExclusive);
+    beforeRead();
     DBIterator it;
     try {
       it = db.iterator();
-    } catch (DBException e) {
+    } catch (RuntimeException e) {
       throw failure("scan", e);
     }
     try {
@@ -126,7 +142,7 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
       } else {
         it.seek(fromInclusive);
       }
-    } catch (DBException e) {
+    } catch (RuntimeException e) {
       closeQuietly(it);
       throw failure("scan", e);
     }
@@ -152,6 +168,7 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
   private void write(WriteBatch batch, WriteOptions options) {
     checkOpen();
     Objects.requireNonNull(batch, "batch");
+    beforeWrite();
     try (org.iq80.leveldb.WriteBatch engineBatch = db.createWriteBatch()) {
       // forEach hands out fresh copies, which iq80 may keep
       batch.forEach(
@@ -163,7 +180,7 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
             }
           });
       db.write(engineBatch, options);
-    } catch (IOException | DBException e) {
+    } catch (IOException | RuntimeException e) {
       throw failure("write", e);
     }
   }
@@ -179,8 +196,12 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
       scan.close();
     }
     try {
+      if (compactionsSuspended) {
+        compactionsSuspended = false;
+        db.resumeCompactions(); // else close waits for the suspension to time out
+      }
       db.close();
-    } catch (IOException | DBException e) {
+    } catch (IOException | RuntimeException e) {
       throw failure("close", e);
     }
   }
@@ -188,6 +209,37 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
   @Override
   public String toString() {
     return "LevelDbKvStore[" + dir + (closed ? ", closed]" : "]");
+  }
+
+  /** Pauses background compactions (waiting for a running one to finish) before a read. */
+  private void beforeRead() {
+    if (compactionsSuspended) {
+      return;
+    }
+    try {
+      db.suspendCompactions();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StorageException("interrupted while pausing compactions of LevelDB at " + dir, e);
+    } catch (RuntimeException e) {
+      throw failure("pausing compactions", e);
+    }
+    compactionsSuspended = true;
+  }
+
+  /**
+   * Lets compactions run again before a write. Open scans first read the rest of their range,
+   * since a compaction may delete the files under their iterators.
+   */
+  private void beforeWrite() {
+    if (!compactionsSuspended) {
+      return;
+    }
+    for (LevelDbScan scan : openScans) {
+      scan.readRemaining();
+    }
+    compactionsSuspended = false;
+    db.resumeCompactions();
   }
 
   private void checkOpen() {
@@ -214,6 +266,8 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
     private final byte[] toExclusive;
     private boolean closed;
     private boolean exhausted;
+    /** The rest of the range, once read ahead of a write (see beforeWrite); else null. */
+    private ArrayDeque<KvEntry> remaining;
 
     LevelDbScan(DBIterator it, byte[] toExclusive) {
       this.it = it;
@@ -225,6 +279,9 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
       if (closed) {
         throw new IllegalStateException("scan is closed");
       }
+      if (remaining != null) {
+        return !remaining.isEmpty();
+      }
       if (exhausted) {
         return false;
       }
@@ -234,10 +291,22 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
         } else if (toExclusive != null && Bytes.compare(it.peekNext().getKey(), toExclusive) >= 0) {
           exhausted = true;
         }
-      } catch (DBException e) {
+      } catch (RuntimeException e) {
         throw failure("scan", e);
       }
       return !exhausted;
+    }
+
+    void readRemaining() {
+      if (remaining != null) {
+        return;
+      }
+      ArrayDeque<KvEntry> rest = new ArrayDeque<>();
+      while (hasNext()) {
+        rest.add(next());
+      }
+      remaining = rest;
+      closeQuietly(it); // its files may go once compactions resume
     }
 
     @Override
@@ -245,10 +314,13 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
       if (!hasNext()) {
         throw new NoSuchElementException("scan exhausted");
       }
+      if (remaining != null) {
+        return remaining.removeFirst();
+      }
       try {
         Map.Entry<byte[], byte[]> e = it.next();
         return new KvEntry(e.getKey(), e.getValue());
-      } catch (DBException e) {
+      } catch (RuntimeException e) {
         throw failure("scan", e);
       }
     }
@@ -260,9 +332,12 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
       }
       closed = true;
       openScans.remove(this);
+      if (remaining != null) {
+        return; // its iterator is closed already
+      }
       try {
         it.close();
-      } catch (IOException | DBException e) {
+      } catch (IOException | RuntimeException e) {
         throw failure("closing a scan", e);
       }
     }

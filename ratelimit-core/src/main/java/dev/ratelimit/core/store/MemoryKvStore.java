@@ -12,12 +12,15 @@ import java.util.TreeMap;
 
 /**
  * An in-memory {@link KvStore} in LevelDB's unsigned key order, for tests and for chains that keep
- * state elsewhere. A scan iterates over a copy of the requested range taken when the scan starts,
- * so writing to the store during a scan is allowed and does not affect the scan. Not thread-safe.
+ * state elsewhere. A scan sees the store as it was when the scan started: it walks the live tree
+ * lazily (a scan that reads one entry costs one entry, not the range) and, when the store is
+ * written while scans are open, those scans first copy the rest of their range. Not thread-safe.
  */
 public final class MemoryKvStore implements KvStore, AutoCloseable {
   // Stored arrays are private copies and are never mutated, so a scan's copy may share them.
   private final TreeMap<byte[], byte[]> map = new TreeMap<>(Bytes.ORDER);
+  /** Scans still walking the live tree; a write detaches them first (see detachScans). */
+  private final List<TreeScan> liveScans = new ArrayList<>();
 
   /** An empty store. */
   public MemoryKvStore() {}
@@ -39,12 +42,14 @@ public final class MemoryKvStore implements KvStore, AutoCloseable {
   public void put(byte[] key, byte[] value) {
     Bytes.requireKey(key);
     Bytes.requireValue(value);
+    detachScans();
     map.put(key.clone(), value.clone());
   }
 
   @Override
   public void delete(byte[] key) {
     Bytes.requireKey(key);
+    detachScans();
     map.remove(key);
   }
 
@@ -59,17 +64,15 @@ public final class MemoryKvStore implements KvStore, AutoCloseable {
     } else if (toExclusive != null) {
       range = map.headMap(toExclusive, false);
     }
-    // Copy the pairs, not the TreeMap's entry objects: TreeMap reuses those on later writes.
-    List<KvEntry> snapshot = new ArrayList<>(range.size());
-    for (Map.Entry<byte[], byte[]> e : range.entrySet()) {
-      snapshot.add(new KvEntry(e.getKey(), e.getValue()));
-    }
-    return new ListScan(snapshot.iterator());
+    TreeScan scan = new TreeScan(range.entrySet().iterator());
+    liveScans.add(scan);
+    return scan;
   }
 
   @Override
   public void write(WriteBatch batch) {
     Objects.requireNonNull(batch, "batch");
+    detachScans();
     // Nothing can fail half-way in memory, so applying in order is atomic.
     batch.forEach(
         (key, value) -> {
@@ -90,34 +93,61 @@ public final class MemoryKvStore implements KvStore, AutoCloseable {
   @Override
   public void close() {}
 
-  /** Hands out copies of a pre-taken list of entries. */
-  private static final class ListScan implements KvScan {
-    private final Iterator<KvEntry> entries;
+  /** Before a write: open scans copy the rest of their range, so the write cannot reach them. */
+  private void detachScans() {
+    for (TreeScan scan : liveScans) {
+      scan.detach();
+    }
+    liveScans.clear();
+  }
+
+  /**
+   * Walks the tree until the store is written, then a copy of the rest of its range (stored
+   * arrays are private and never mutated, so the copy shares them). Hands out copies.
+   */
+  private final class TreeScan implements KvScan {
+    private Iterator<Map.Entry<byte[], byte[]>> live;
+    private Iterator<KvEntry> detached;
     private boolean closed;
 
-    ListScan(Iterator<KvEntry> entries) {
-      this.entries = entries;
+    TreeScan(Iterator<Map.Entry<byte[], byte[]>> live) {
+      this.live = live;
+    }
+
+    void detach() {
+      List<KvEntry> rest = new ArrayList<>();
+      // the pairs, not TreeMap's entry objects, which it reuses on later writes
+      live.forEachRemaining(e -> rest.add(new KvEntry(e.getKey(), e.getValue())));
+      live = null;
+      detached = rest.iterator();
     }
 
     @Override
     public boolean hasNext() {
       checkOpen();
-      return entries.hasNext();
+      return live != null ? live.hasNext() : detached.hasNext();
     }
 
     @Override
     public KvEntry next() {
       checkOpen();
-      if (!entries.hasNext()) {
+      if (!hasNext()) {
         throw new NoSuchElementException("scan exhausted");
       }
-      KvEntry e = entries.next();
+      if (live != null) {
+        Map.Entry<byte[], byte[]> e = live.next();
+        return new KvEntry(e.getKey().clone(), e.getValue().clone());
+      }
+      KvEntry e = detached.next();
       return new KvEntry(e.key().clone(), e.value().clone());
     }
 
     @Override
     public void close() {
-      closed = true;
+      if (!closed) {
+        closed = true;
+        liveScans.remove(this);
+      }
     }
 
     private void checkOpen() {

@@ -120,6 +120,81 @@ class LevelDbKvStoreTest extends KvStoreContractTest {
   }
 
   @Test
+  void scanOpenAcrossWritesThatFlushAndCompact_returnsTheStoreAsOfItsStart() {
+    // 5 MB, then 12 MB of overwrites and deletes while the scan is open: the memtable is flushed
+    // and compactions run (they delete table files), yet the scan finishes with the old content
+    byte[] old = new byte[1024];
+    java.util.Arrays.fill(old, (byte) 1);
+    for (int i = 0; i < 5000; i++) {
+      store.put(new byte[] {(byte) (i >>> 8), (byte) i}, old);
+    }
+    List<String> before = dump(store);
+    try (KvScan scan = store.scan(null, null)) {
+      List<String> seen = new java.util.ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        seen.add(scan.next().toString());
+      }
+      byte[] fresh = new byte[1024];
+      for (int round = 0; round < 3; round++) {
+        WriteBatch batch = new WriteBatch();
+        for (int i = 0; i < 4000; i++) {
+          byte[] key = {(byte) (i >>> 8), (byte) i};
+          if (i % 7 == round) {
+            batch.delete(key);
+          } else {
+            batch.put(key, fresh);
+          }
+        }
+        store.write(batch);
+      }
+      while (scan.hasNext()) {
+        seen.add(scan.next().toString());
+      }
+      assertEquals(before, seen);
+    }
+    assertNotEquals(before, dump(store));
+  }
+
+  @Test
+  void randomBlocksOfWritesReadsAndScans_matchTheMemoryStore() {
+    // blocks as a chain writes them (one batch each), with gets and full scans in between, over
+    // enough data (about 20 MB written) that flushes and compactions run between the reads
+    java.util.Random random = new java.util.Random(20261121);
+    MemoryKvStore model = new MemoryKvStore();
+    List<byte[]> keys = new java.util.ArrayList<>();
+    for (int block = 0; block < 400; block++) {
+      WriteBatch batch = new WriteBatch();
+      for (int i = 0; i < 60; i++) {
+        byte[] key;
+        if (keys.isEmpty() || random.nextInt(3) == 0) {
+          key = new byte[8 + random.nextInt(40)];
+          random.nextBytes(key);
+          keys.add(key);
+        } else {
+          key = keys.get(random.nextInt(keys.size()));
+        }
+        if (random.nextInt(5) == 0) {
+          batch.delete(key);
+          model.delete(key);
+        } else {
+          byte[] value = new byte[random.nextInt(1500)];
+          random.nextBytes(value);
+          batch.put(key, value);
+          model.put(key, value);
+        }
+      }
+      store.write(batch);
+      for (int i = 0; i < 20; i++) {
+        byte[] key = keys.get(random.nextInt(keys.size()));
+        assertEquals(model.get(key).map(Bytes::hex), store.get(key).map(Bytes::hex), "block " + block);
+      }
+      if (block % 50 == 49) {
+        assertEquals(StoreDigest.hex(model), StoreDigest.hex(store), "block " + block);
+      }
+    }
+  }
+
+  @Test
   void digest_equalsMemoryStoreWithSameContent_andDiffersAfterOneChange() {
     MemoryKvStore memory = new MemoryKvStore();
     for (KvStore kv : List.of(store, memory)) {
