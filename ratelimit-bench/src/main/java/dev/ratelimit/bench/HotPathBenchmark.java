@@ -31,9 +31,10 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Item 2, the hot path on one thread: a counted send (decode the ICS-20 JSON, hash the denom
- * trace, blacklist/quota/whitelist checks, flow update, pending marker, in the middleware's own
- * branch) and a counted receive (the same, with the app acking at once), beside the floor: the
- * very same store gets, has-checks and puts with the same keys and values, and nothing else.
+ * trace, read the path's limit row (quota, blacklist bit, flow), whitelist check, write the row
+ * with the new flow, pending marker, in the middleware's own branch) and a counted receive (the
+ * same without a marker, the app acking at once), beside the floor: the very same store gets,
+ * has-checks and puts with the same keys and values, and nothing else.
  *
  * <p>Like a chain, transactions write into the block's branch of the engine, and every {@value
  * #TXS_PER_BLOCK} transactions the block is committed to the engine (one write batch) and a new
@@ -88,7 +89,8 @@ public class HotPathBenchmark {
 
   /**
    * Records the store accesses of a send and of a receive, for the floors to replay. Two of each
-   * tell which keys carry the sequence (those that differ between them: the pending marker's).
+   * tell which keys carry the sequence (those that differ between them: the send's pending
+   * marker; a synchronous receive stores no marker, so none of its keys do).
    */
   private void recordFloors() {
     RecordingKvStore recording = new RecordingKvStore(new MemoryKvStore());

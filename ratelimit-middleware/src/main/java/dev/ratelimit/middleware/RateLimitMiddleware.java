@@ -21,6 +21,8 @@ import dev.ratelimit.middleware.ibc.Packet;
 import dev.ratelimit.middleware.transfer.DenomResolver;
 import dev.ratelimit.middleware.transfer.FungibleTokenPacketData;
 import dev.ratelimit.middleware.transfer.PacketDataCodec;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -41,20 +43,37 @@ import java.util.function.Supplier;
  *       flow, send downstream, record the pending send marker. Any failure discards all of it and
  *       throws the coded {@link RateLimitException} (or the downstream exception).
  *   <li><b>recv</b>: a rejection answers an error acknowledgement with ibc-go's exact bytes and
- *       never calls the app. Otherwise a pending recv marker is written before the app runs; a
- *       synchronous success ack removes it, an error ack rolls the whole receive back, an async
- *       app leaves it for {@link #writeAcknowledgement}.
+ *       never calls the app. Otherwise the inflow is counted and the app runs; an error ack rolls
+ *       the whole receive back, a synchronous success keeps it, and an app that acks
+ *       asynchronously leaves a pending recv marker for {@link #writeAcknowledgement}. The marker
+ *       is stored only then (a synchronous receive writes one row, not three); if the app writes
+ *       its ack through {@link #writeAcknowledgement} while its {@code onRecvPacket} still runs,
+ *       the marker is stored first, so the outcome is the same as G's marker-before-the-app.
  *   <li><b>ack / timeout</b>: success removes the send marker; an error (or the IBC v2 universal
  *       error ack, or a timeout) gives the outflow back if the marker exists. A malformed ack or
  *       undecodable data changes no flow and is reported in an event. The middleware itself never
  *       fails these callbacks; the app is always called.
  *   <li>handshakes and {@link #getAppVersion} forward unchanged.
  * </ul>
+ *
+ * <p>Thread-confined like the chain that drives it (it tracks the receives the app is handling).
  */
 public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
   private final RateLimitKeeper keeper;
   private final Ics4Wrapper channel;
   private final Supplier<? extends IbcModule> app;
+  /** Receives counted and now in the app's hands, innermost first (see onRecvPacket). */
+  private final Deque<Receiving> receiving = new ArrayDeque<>();
+
+  /** A counted receive whose marker is not stored yet. */
+  private static final class Receiving {
+    final PendingPacket marker;
+    boolean stored;
+
+    Receiving(PendingPacket marker) {
+      this.marker = marker;
+    }
+  }
 
   /**
    * @param keeper the rate-limit keeper
@@ -110,7 +129,7 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
       long sequence =
           channel.sendPacket(tx, sourcePort, sourceChannel, timeoutHeight, timeoutTimestamp, data);
       if (updated) {
-        keeper.setPendingSendPacket(tx, new PendingPacket(sourceChannel, denom, sequence));
+        keeper.setCountedSendPacket(tx, new PendingPacket(sourceChannel, denom, sequence));
       }
       tx.commit();
       return sequence;
@@ -182,16 +201,26 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
         tx.discard();
         return Optional.of(Acknowledgement.rateLimitError(rejected.code().code()));
       }
+      Optional<Acknowledgement> ack;
       if (updated) {
-        keeper.setPendingRecvPacket(tx, marker); // before the app, which may ack asynchronously
+        // The marker is only stored if the app acks asynchronously; while the app runs it lives
+        // here, and writeAcknowledgement stores it first if the app acks through it meanwhile.
+        Receiving r = new Receiving(marker);
+        receiving.push(r);
+        try {
+          ack = app().onRecvPacket(tx, packet, relayer);
+        } finally {
+          receiving.remove(r);
+        }
+        if (ack.isEmpty() && !r.stored) {
+          keeper.setCountedRecvPacket(tx, marker);
+        }
+      } else {
+        ack = app().onRecvPacket(tx, packet, relayer);
       }
-      Optional<Acknowledgement> ack = app().onRecvPacket(tx, packet, relayer);
       if (ack.isPresent() && !ack.get().isSuccess()) {
-        tx.discard(); // an error ack rolls back the app's writes, the inflow and the marker
+        tx.discard(); // an error ack rolls back the app's writes and the inflow
         return ack;
-      }
-      if (ack.isPresent() && updated) {
-        keeper.removePendingRecvPacket(tx, marker);
       }
       tx.commit();
       return ack;
@@ -328,6 +357,13 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
       requireChannelId(channelId, "destination_channel");
       String denom = DenomResolver.recvDenom(packet, ftpd.denom()).localDenom();
       PendingPacket marker = marker(channelId, denom, packet);
+      for (Receiving r : receiving) {
+        if (!r.stored && r.marker.equals(marker)) {
+          // the app acks while its onRecvPacket still runs: store the marker, then settle it
+          keeper.setCountedRecvPacket(step, marker);
+          r.stored = true;
+        }
+      }
       if (success) {
         keeper.removePendingRecvPacket(step, marker);
       } else {

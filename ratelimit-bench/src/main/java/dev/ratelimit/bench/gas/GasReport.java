@@ -28,7 +28,9 @@ import java.util.OptionalLong;
  *
  * <p>{@code main} prints one line per operation, {@code OP OURS GO RATIO} ({@code GO} and {@code
  * RATIO} are {@code -} where the Go module has no such operation); {@code --detail} adds each
- * operation's accesses and the priced schema proposal ({@link SchemaModel#proposalSteps()}).
+ * operation's accesses, the modeled gas of the first layout and of each step of the layout change
+ * that led to the current one ({@link SchemaModel#FIRST}, {@link SchemaModel#steps()}), and
+ * BeginBlock's gas.
  */
 public final class GasReport {
   private static final Acknowledgement ERROR_ACK =
@@ -64,7 +66,7 @@ public final class GasReport {
           : OptionalLong.of(GasSchedule.COSMOS_KV.gas(go.get()));
     }
 
-    /** {@code OP OURS GO RATIO}, e.g. {@code send 14181 17218 0.82}. */
+    /** {@code OP OURS GO RATIO}, e.g. {@code send 8037 17218 0.47}. */
     public String line() {
       OptionalLong goGas = goGas();
       return op.label()
@@ -232,10 +234,12 @@ public final class GasReport {
   }
 
   /**
-   * The modeled gas of each proposal step per operation the Go module has, as {@code LAYOUT |
-   * send OURS RATIO | ...} lines, the current layout first.
+   * The modeled gas of each layout per operation, as {@code LAYOUT | send OURS RATIO | ...} lines
+   * ({@code RATIO} only where the Go module has the operation): the first layout ({@link
+   * SchemaModel#FIRST}), then each step of the change ({@link SchemaModel#steps()}), the last of
+   * which is the current layout.
    */
-  public static List<String> proposalTable(List<Row> rows) {
+  public static List<String> layoutTable(List<Row> rows) {
     SchemaModel model =
         new SchemaModel(
             BenchChain.IBC_DENOM,
@@ -244,8 +248,8 @@ public final class GasReport {
             BenchChain.RECEIVER,
             BenchChain.QUOTA);
     List<SchemaModel.Layout> layouts = new ArrayList<>();
-    layouts.add(SchemaModel.CURRENT);
-    layouts.addAll(SchemaModel.proposalSteps());
+    layouts.add(SchemaModel.FIRST);
+    layouts.addAll(SchemaModel.steps());
     List<String> out = new ArrayList<>();
     for (SchemaModel.Layout layout : layouts) {
       StringBuilder sb = new StringBuilder(layout.name());
@@ -264,7 +268,7 @@ public final class GasReport {
     return out;
   }
 
-  /** Prints the table; {@code --detail} adds the accesses and the priced proposal. */
+  /** Prints the table; {@code --detail} adds the accesses, the modeled layouts and BeginBlock. */
   public static void main(String[] args) {
     PrintStream out = System.out;
     boolean detail = false;
@@ -293,8 +297,9 @@ public final class GasReport {
         row.go().ifPresent(go -> out.println(row.op().label() + " go:   " + trace(go)));
       }
       out.println();
-      out.println("# modeled layouts (gas, ratio to go)");
-      proposalTable(rows).forEach(out::println);
+      out.println("# modeled layouts (gas, ratio to go): the first layout, then the change step"
+          + " by step; the last step is the current layout, equal to the measurement above");
+      layoutTable(rows).forEach(out::println);
       BlockGas b = measureBeginBlock(10_000, 100);
       out.println();
       out.println(

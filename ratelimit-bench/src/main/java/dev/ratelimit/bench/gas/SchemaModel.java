@@ -11,13 +11,17 @@ import java.util.Objects;
 /**
  * Our store accesses per packet computed from first principles (key and value encodings), for the
  * layout the keeper uses today ({@link #CURRENT}, which the tests prove equal to what {@link
- * MeteredKvStore} measures) and for proposed layouts, so a schema change can be priced before
- * anyone writes it.
+ * MeteredKvStore} measures), for the layout it replaced ({@link #FIRST}) and for the steps between
+ * them ({@link #steps()}), so a schema change can be priced before anyone writes it and the
+ * before/after comparison stays printable after it.
  *
- * <p>Encodings: a key is a table id byte then its parts; a string part is its UTF-8 bytes, one
- * extra byte per 0x00, and a 0x00 terminator; a sequence is 8 bytes. The quota value is the
- * {@code Quota} protobuf (percents as decimal strings, duration as a varint); the flow value is
- * three magnitudes, each a length byte and its big-endian bytes.
+ * <p>Encodings. A key is a table id byte then its parts: in the first layout a string part is its
+ * UTF-8 bytes, one extra byte per 0x00, and a 0x00 terminator; in the current layout the limit
+ * row and the markers are keyed by a fixed-width path hash instead; a sequence is 8 bytes. The
+ * first layout's quota value is the {@code Quota} protobuf (percents as decimal strings, duration
+ * as a varint) and its flow value three magnitudes, each a length byte and its big-endian bytes;
+ * the current limit row is two percent bytes (the send byte's bit 7 is the blacklist bit), the
+ * duration as an unsigned LEB128 varint, then the flow as before.
  */
 public final class SchemaModel {
 
@@ -25,8 +29,8 @@ public final class SchemaModel {
    * A store layout and middleware behaviour to price.
    *
    * @param recvMarkerOnlyWhenAsync a received packet's pending marker is written only when the app
-   *     leaves the acknowledgement for later (kept in memory while the app runs); today it is
-   *     written before the app runs and deleted when the app acks at once
+   *     leaves the acknowledgement for later (kept in memory while the app runs); the first layout
+   *     wrote it before the app ran and deleted it when the app acked at once
    * @param blindDeleteOnSuccess a success acknowledgement deletes the marker without checking it
    *     first (a delete of a missing key is a no-op)
    * @param quotaAndFlowInOneRow one row per limit holding a compact quota (two percent bytes and a
@@ -53,18 +57,33 @@ public final class SchemaModel {
     }
   }
 
-  /** The layout of {@code ratelimit-core}'s {@code Schema} and today's middleware. */
-  public static final Layout CURRENT = new Layout("current", false, false, false, 0, false);
+  /**
+   * The first layout (v0.1, before the layout change): quota and flow rows and markers keyed by
+   * (channel, denom) strings, the recv marker written before the app runs, a success ack that
+   * checks the marker before deleting it, the blacklist read by every packet.
+   */
+  public static final Layout FIRST =
+      new Layout("first layout (v0.1 before the change)", false, false, false, 0, false);
 
-  /** The proposal, one step at a time (each step keeps the ones before it). */
-  public static List<Layout> proposalSteps() {
+  /**
+   * The layout of {@code ratelimit-core}'s {@code Schema} and today's middleware: the last of
+   * {@link #steps()} (steps 1-5 of the change all applied).
+   */
+  public static final Layout CURRENT =
+      new Layout("5 + blacklist bit in the limit row (current)", true, true, true, 16, true);
+
+  /**
+   * The change from {@link #FIRST} to {@link #CURRENT}, one step at a time (each step keeps the
+   * ones before it); the last step is {@link #CURRENT}.
+   */
+  public static List<Layout> steps() {
     return List.of(
         new Layout("1 recv marker only when the ack is async", true, false, false, 0, false),
         new Layout("2 + blind delete on a success ack", true, true, false, 0, false),
         new Layout("3 + quota and flow in one row", true, true, true, 0, false),
         new Layout(
             "4 + rows and markers keyed by a 16-byte path hash", true, true, true, 16, false),
-        new Layout("5 + blacklist bit in the limit row", true, true, true, 16, true));
+        CURRENT);
   }
 
   private final String denom;

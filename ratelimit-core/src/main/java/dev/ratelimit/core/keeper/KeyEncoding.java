@@ -58,6 +58,14 @@ final class KeyEncoding {
       return this;
     }
 
+    /** Fixed-width raw bytes (a hash): order-preserving among parts of the same width. */
+    Builder fixed(byte[] raw) {
+      ensure(raw.length);
+      System.arraycopy(raw, 0, buf, len, raw.length);
+      len += raw.length;
+      return this;
+    }
+
     byte[] build() {
       return java.util.Arrays.copyOf(buf, len);
     }
@@ -130,6 +138,15 @@ final class KeyEncoding {
         v = (v << 8) | (key[pos++] & 0xFF);
       }
       return v;
+    }
+
+    byte[] fixed(int n) {
+      if (pos + n > limit) {
+        throw new StorageException("truncated fixed-width part in key");
+      }
+      byte[] out = java.util.Arrays.copyOfRange(key, pos, pos + n);
+      pos += n;
+      return out;
     }
 
     void end() {

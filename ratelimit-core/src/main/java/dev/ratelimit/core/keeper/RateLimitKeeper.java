@@ -25,11 +25,18 @@ import dev.ratelimit.core.store.KvEntry;
 import dev.ratelimit.core.store.KvScan;
 import dev.ratelimit.core.store.KvStore;
 import dev.ratelimit.core.store.PrefixKvStore;
+import dev.ratelimit.core.store.StorageException;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -74,36 +81,47 @@ public final class RateLimitKeeper {
 
   // ---------------------------------------------------------------- rate limits
 
-  /** The rate limit of a path, if any. */
+  /** The rate limit of a path, if any (exact: the canonical index decides, not the hash). */
   public Optional<RateLimit> getRateLimit(BlockContext ctx, Path path) {
-    Objects.requireNonNull(path, "path");
-    KvStore s = store(ctx);
-    return Schema.QUOTA
-        .get(s, path)
-        .map(q -> new RateLimit(path, q, Schema.FLOW.get(s, path).orElseThrow(
-            () -> new dev.ratelimit.core.store.StorageException(
-                "rate limit " + path + " has a quota but no flow"))));
+    if (!hasRateLimit(ctx, path)) {
+      return Optional.empty();
+    }
+    Schema.LimitRow row = Schema.LIMIT.get(store(ctx), path).orElseThrow(() -> missingRow(path));
+    return Optional.of(new RateLimit(path, row.quota(), row.flow()));
   }
 
   /** Whether a rate limit exists on this path. */
   public boolean hasRateLimit(BlockContext ctx, Path path) {
-    return Schema.QUOTA.has(store(ctx), Objects.requireNonNull(path, "path"));
+    return Schema.LIMIT_INDEX.has(store(ctx), Objects.requireNonNull(path, "path"));
   }
 
   /**
    * Stores a rate limit as is (quota and flow), replacing any on the same path, and keeps its
-   * place in the reset schedule. Pending markers are left alone.
+   * place in the reset schedule and the canonical index. Pending markers are left alone.
+   *
+   * @throws IllegalStateException if another path's rate limit holds this path's {@link PathHash}
    */
   public void setRateLimit(BlockContext ctx, RateLimit rateLimit) {
     Objects.requireNonNull(rateLimit, "rateLimit");
     KvStore s = store(ctx);
     Path path = rateLimit.path();
-    Schema.QUOTA.get(s, path)
-        .filter(old -> old.durationHours() != rateLimit.quota().durationHours())
-        .ifPresent(old -> Schema.RESET_SCHEDULE.delete(
-            s, new Schema.ScheduledReset(old.durationHours(), path)));
-    Schema.QUOTA.put(s, path, rateLimit.quota());
-    Schema.FLOW.put(s, path, rateLimit.flow());
+    Optional<Schema.LimitRow> old = Schema.LIMIT.get(s, path);
+    boolean indexed = Schema.LIMIT_INDEX.has(s, path);
+    if (old.isPresent() && !indexed) {
+      throw new IllegalStateException(collision(path));
+    }
+    old.filter(o -> o.quota().durationHours() != rateLimit.quota().durationHours())
+        .ifPresent(o -> Schema.RESET_SCHEDULE.delete(
+            s, new Schema.ScheduledReset(o.quota().durationHours(), path)));
+    boolean blacklisted = old.isPresent()
+        ? old.get().blacklisted()
+        : Schema.BLACKLIST.has(s, path.denom());
+    Schema.LIMIT.put(s, path, new Schema.LimitRow(rateLimit.quota(), blacklisted, rateLimit.flow()));
+    if (!indexed) {
+      Schema.LIMIT_INDEX.put(s, path, Schema.Unit.INSTANCE);
+      Schema.LIMIT_BY_DENOM.put(s, path, Schema.Unit.INSTANCE);
+      Schema.MARKER_PATH.delete(s, path); // the index names this path's markers from now on
+    }
     Schema.RESET_SCHEDULE.put(
         s, new Schema.ScheduledReset(rateLimit.quota().durationHours(), path), Schema.Unit.INSTANCE);
   }
@@ -115,19 +133,20 @@ public final class RateLimitKeeper {
   public void removeRateLimit(BlockContext ctx, Path path) {
     Objects.requireNonNull(path, "path");
     KvStore s = store(ctx);
-    Optional<Quota> quota = Schema.QUOTA.get(s, path);
-    if (quota.isEmpty()) {
+    if (!Schema.LIMIT_INDEX.has(s, path)) {
       return;
     }
-    Schema.RESET_SCHEDULE.delete(s, new Schema.ScheduledReset(quota.get().durationHours(), path));
-    Schema.QUOTA.delete(s, path);
-    Schema.FLOW.delete(s, path);
+    Schema.LimitRow row = Schema.LIMIT.get(s, path).orElseThrow(() -> missingRow(path));
+    Schema.RESET_SCHEDULE.delete(s, new Schema.ScheduledReset(row.quota().durationHours(), path));
+    Schema.LIMIT.delete(s, path);
+    Schema.LIMIT_INDEX.delete(s, path);
+    Schema.LIMIT_BY_DENOM.delete(s, path);
     removeAllPendingPackets(ctx, path);
   }
 
   /** Every rate limit, in canonical order (channel_or_client_id, then denom). */
   public List<RateLimit> getAllRateLimits(BlockContext ctx) {
-    return rateLimitsUnder(ctx, Schema.QUOTA.prefix());
+    return rateLimitsUnder(ctx, Schema.LIMIT_INDEX.prefix());
   }
 
   /**
@@ -137,7 +156,7 @@ public final class RateLimitKeeper {
    */
   public List<RateLimit> getRateLimitsByChannelOrClient(BlockContext ctx, String channelOrClientId) {
     requireQueryId(channelOrClientId);
-    return rateLimitsUnder(ctx, Schema.QUOTA.prefix(channelOrClientId));
+    return rateLimitsUnder(ctx, Schema.LIMIT_INDEX.prefix(channelOrClientId));
   }
 
   /**
@@ -163,7 +182,8 @@ public final class RateLimitKeeper {
 
   /**
    * Adds a rate limit with a fresh flow {@code {0, 0, supply}}. Errors in this order: zero supply
-   * (3), already exists (1), channel or client not found (6).
+   * (3), already exists (1; also when another path's limit holds this path's {@link PathHash}),
+   * channel or client not found (6).
    */
   public RateLimit addRateLimit(BlockContext ctx, Path path, Quota quota) {
     Objects.requireNonNull(path, "path");
@@ -176,6 +196,9 @@ public final class RateLimitKeeper {
     if (hasRateLimit(ctx, path)) {
       throw new RateLimitException(
           ErrorCode.RATE_LIMIT_ALREADY_EXISTS, "a rate limit already exists on " + path);
+    }
+    if (Schema.LIMIT.has(store(ctx), path)) {
+      throw new RateLimitException(ErrorCode.RATE_LIMIT_ALREADY_EXISTS, collision(path));
     }
     if (!channels.channelOrClientExists(ctx, path.channelOrClientId())) {
       throw new RateLimitException(
@@ -212,16 +235,16 @@ public final class RateLimitKeeper {
    */
   public RateLimit resetRateLimit(BlockContext ctx, Path path) {
     RateLimit old = requireRateLimit(ctx, path);
-    RateLimit reset = resetWindow(ctx, old);
-    return reset;
+    Schema.LimitRow row = Schema.LIMIT.get(store(ctx), path).orElseThrow(() -> missingRow(path));
+    return old.withFlow(resetWindow(ctx, path, row));
   }
 
-  private RateLimit resetWindow(BlockContext ctx, RateLimit old) {
-    Path path = old.path();
-    Flow fresh = Flow.fresh(windowChannelValue(ctx, path, old.flow()));
-    Schema.FLOW.put(store(ctx), path, fresh);
+  /** A fresh window for a limit whose row was just read; returns the new flow. */
+  private Flow resetWindow(BlockContext ctx, Path path, Schema.LimitRow row) {
+    Flow fresh = Flow.fresh(windowChannelValue(ctx, path, row.flow()));
+    Schema.LIMIT.put(store(ctx), path, row.withFlow(fresh));
     removeAllPendingPackets(ctx, path);
-    return old.withFlow(fresh);
+    return fresh;
   }
 
   /**
@@ -256,17 +279,23 @@ public final class RateLimitKeeper {
     return supply;
   }
 
-  private List<RateLimit> rateLimitsUnder(BlockContext ctx, byte[] prefix) {
+  private List<RateLimit> rateLimitsUnder(BlockContext ctx, byte[] indexPrefix) {
     KvStore s = store(ctx);
     List<RateLimit> out = new ArrayList<>();
-    Schema.QUOTA.forEach(
-        s,
-        prefix,
-        (path, quota) ->
-            out.add(new RateLimit(path, quota, Schema.FLOW.get(s, path).orElseThrow(
-                () -> new dev.ratelimit.core.store.StorageException(
-                    "rate limit " + path + " has a quota but no flow")))));
+    for (Path path : Schema.LIMIT_INDEX.keys(s, indexPrefix)) {
+      Schema.LimitRow row = Schema.LIMIT.get(s, path).orElseThrow(() -> missingRow(path));
+      out.add(new RateLimit(path, row.quota(), row.flow()));
+    }
     return out;
+  }
+
+  private static String collision(Path path) {
+    return "the store key of " + path + " (a 16-byte hash of the path) is held by another path's"
+        + " rate limit";
+  }
+
+  private static StorageException missingRow(Path path) {
+    return new StorageException("rate limit " + path + " is indexed but has no row");
   }
 
   private static void requireQueryId(String channelOrClientId) {
@@ -279,24 +308,37 @@ public final class RateLimitKeeper {
 
   // ---------------------------------------------------------------- pending packets
 
-  /** Records a send counted in the current window (undone on failure only while it exists). */
+  /**
+   * Records a send counted in the current window (undone on failure only while it exists). Works
+   * for any path; for a path without a rate limit (genesis, other modules) it also records the
+   * path, so listings can name the marker.
+   */
   public void setPendingSendPacket(BlockContext ctx, PendingPacket packet) {
-    Schema.PENDING_SEND.put(store(ctx), Objects.requireNonNull(packet, "packet"), Schema.Unit.INSTANCE);
+    setMarker(ctx, Schema.PENDING_SEND, packet);
   }
 
-  /** Removes a pending send marker; returns whether it existed. */
-  public boolean removePendingSendPacket(BlockContext ctx, PendingPacket packet) {
-    return removeMarker(ctx, Schema.PENDING_SEND, packet);
+  /**
+   * The middleware's fast path of {@link #setPendingSendPacket}: records the marker of a send
+   * that {@link #checkRateLimitAndUpdateFlow} counted in this same context (it returned true, so
+   * the path has a rate limit), without looking the path up again.
+   */
+  public void setCountedSendPacket(BlockContext ctx, PendingPacket packet) {
+    Schema.PENDING_SEND.put(store(ctx), markerKey(packet), Schema.Unit.INSTANCE);
+  }
+
+  /** Removes a pending send marker if it exists (a blind delete: no read). */
+  public void removePendingSendPacket(BlockContext ctx, PendingPacket packet) {
+    Schema.PENDING_SEND.delete(store(ctx), markerKey(packet));
   }
 
   /** Whether the send was counted in the current window ({@code CheckPacketSentDuringCurrentQuota}). */
   public boolean isPendingSendPacket(BlockContext ctx, PendingPacket packet) {
-    return Schema.PENDING_SEND.has(store(ctx), Objects.requireNonNull(packet, "packet"));
+    return Schema.PENDING_SEND.has(store(ctx), markerKey(packet));
   }
 
   /** Every pending send marker, in canonical order (channel, denom, sequence). */
   public List<PendingPacket> getAllPendingSendPackets(BlockContext ctx) {
-    return Schema.PENDING_SEND.keys(store(ctx), Schema.PENDING_SEND.prefix());
+    return allMarkers(store(ctx), Schema.PENDING_SEND);
   }
 
   /** The pending send markers of one path, by sequence. */
@@ -306,22 +348,27 @@ public final class RateLimitKeeper {
 
   /** Records a receive counted in the current window whose acknowledgement is asynchronous. */
   public void setPendingRecvPacket(BlockContext ctx, PendingPacket packet) {
-    Schema.PENDING_RECV.put(store(ctx), Objects.requireNonNull(packet, "packet"), Schema.Unit.INSTANCE);
+    setMarker(ctx, Schema.PENDING_RECV, packet);
   }
 
-  /** Removes a pending recv marker; returns whether it existed. */
-  public boolean removePendingRecvPacket(BlockContext ctx, PendingPacket packet) {
-    return removeMarker(ctx, Schema.PENDING_RECV, packet);
+  /** The fast path of {@link #setPendingRecvPacket}, as {@link #setCountedSendPacket}. */
+  public void setCountedRecvPacket(BlockContext ctx, PendingPacket packet) {
+    Schema.PENDING_RECV.put(store(ctx), markerKey(packet), Schema.Unit.INSTANCE);
+  }
+
+  /** Removes a pending recv marker if it exists (a blind delete: no read). */
+  public void removePendingRecvPacket(BlockContext ctx, PendingPacket packet) {
+    Schema.PENDING_RECV.delete(store(ctx), markerKey(packet));
   }
 
   /** Whether the receive was counted in the current window and still awaits its ack. */
   public boolean isPendingRecvPacket(BlockContext ctx, PendingPacket packet) {
-    return Schema.PENDING_RECV.has(store(ctx), Objects.requireNonNull(packet, "packet"));
+    return Schema.PENDING_RECV.has(store(ctx), markerKey(packet));
   }
 
   /** Every pending recv marker, in canonical order. */
   public List<PendingPacket> getAllPendingRecvPackets(BlockContext ctx) {
-    return Schema.PENDING_RECV.keys(store(ctx), Schema.PENDING_RECV.prefix());
+    return allMarkers(store(ctx), Schema.PENDING_RECV);
   }
 
   /** The pending recv markers of one path, by sequence. */
@@ -331,49 +378,103 @@ public final class RateLimitKeeper {
 
   /**
    * Removes the send and recv markers of exactly this (channel, denom): other denoms on the
-   * channel and look-alike channels ({@code channel-11} for {@code channel-1}) keep theirs.
+   * channel and look-alike channels ({@code channel-11} for {@code channel-1}) keep theirs (each
+   * path's markers are one prefix of its own hash).
    */
   public void removeAllPendingPackets(BlockContext ctx, Path path) {
     Objects.requireNonNull(path, "path");
     KvStore s = store(ctx);
-    markersOf(s, Schema.PENDING_SEND, path).forEach(p -> Schema.PENDING_SEND.delete(s, p));
-    markersOf(s, Schema.PENDING_RECV, path).forEach(p -> Schema.PENDING_RECV.delete(s, p));
+    Schema.PENDING_SEND.deleteAll(s, Schema.markerPrefix(Schema.PENDING_SEND, path));
+    Schema.PENDING_RECV.deleteAll(s, Schema.markerPrefix(Schema.PENDING_RECV, path));
+  }
+
+  private void setMarker(
+      BlockContext ctx, Table<Schema.Marker, Schema.Unit> table, PendingPacket packet) {
+    KvStore s = store(ctx);
+    table.put(s, markerKey(packet), Schema.Unit.INSTANCE);
+    Path path = packet.path();
+    if (!Schema.LIMIT.has(s, path)) {
+      Schema.MARKER_PATH.put(s, path, path);
+    }
+  }
+
+  private static Schema.Marker markerKey(PendingPacket packet) {
+    return Schema.Marker.of(Objects.requireNonNull(packet, "packet"));
+  }
+
+  private static List<PendingPacket> markersOf(
+      KvStore s, Table<Schema.Marker, Schema.Unit> table, Path path) {
+    Objects.requireNonNull(path, "path");
+    List<PendingPacket> out = new ArrayList<>();
+    for (Schema.Marker m : table.keys(s, Schema.markerPrefix(table, path))) {
+      out.add(new PendingPacket(path.channelOrClientId(), path.denom(), m.sequence()));
+    }
+    return out;
   }
 
   /**
-   * The markers of exactly this path, by sequence. The (channel, denom) key prefix also covers
-   * denoms that extend this one with a 0x00 ({@code "a"} is {@code 61 00}, {@code "a\0b"} is
-   * {@code 61 00 FF 62 00}), so rows of another denom are filtered out.
+   * Every marker of a table in canonical order: the hashes are resolved through the rate limit
+   * index and the marker-path table, then sorted by (channel, denom) as unsigned UTF-8 bytes and
+   * the sequence as an unsigned number.
    */
-  private static List<PendingPacket> markersOf(
-      KvStore s, Table<PendingPacket, Schema.Unit> table, Path path) {
-    Objects.requireNonNull(path, "path");
-    return table.keys(s, table.prefix(path.channelOrClientId(), path.denom())).stream()
-        .filter(p -> p.denom().equals(path.denom()))
-        .toList();
+  private static List<PendingPacket> allMarkers(KvStore s, Table<Schema.Marker, Schema.Unit> table) {
+    List<Schema.Marker> markers = table.keys(s, table.prefix());
+    if (markers.isEmpty()) {
+      return List.of();
+    }
+    Map<ByteBuffer, Path> paths = new HashMap<>(); // lookups only, never iterated
+    for (Path p : Schema.LIMIT_INDEX.keys(s, Schema.LIMIT_INDEX.prefix())) {
+      paths.put(ByteBuffer.wrap(PathHash.of(p.channelOrClientId(), p.denom())), p);
+    }
+    for (Path p : Schema.MARKER_PATH.valuesUnder(s, Schema.MARKER_PATH.prefix())) {
+      paths.put(ByteBuffer.wrap(PathHash.of(p.channelOrClientId(), p.denom())), p);
+    }
+    List<PendingPacket> out = new ArrayList<>(markers.size());
+    for (Schema.Marker m : markers) {
+      Path p = paths.get(ByteBuffer.wrap(m.pathHash()));
+      if (p == null) {
+        throw new StorageException("pending marker " + Long.toUnsignedString(m.sequence())
+            + " of table " + table.name() + " belongs to no known path");
+      }
+      out.add(new PendingPacket(p.channelOrClientId(), p.denom(), m.sequence()));
+    }
+    out.sort(CANONICAL_MARKERS);
+    return out;
   }
 
-  private boolean removeMarker(
-      BlockContext ctx, Table<PendingPacket, Schema.Unit> table, PendingPacket packet) {
-    Objects.requireNonNull(packet, "packet");
-    KvStore s = store(ctx);
-    if (!table.has(s, packet)) {
-      return false;
-    }
-    table.delete(s, packet);
-    return true;
-  }
+  /** (channel, denom) by unsigned UTF-8 bytes, then the sequence as an unsigned number. */
+  private static final Comparator<PendingPacket> CANONICAL_MARKERS =
+      Comparator.<PendingPacket, byte[]>comparing(
+              p -> p.channelOrClientId().getBytes(StandardCharsets.UTF_8), Arrays::compareUnsigned)
+          .thenComparing(p -> p.denom().getBytes(StandardCharsets.UTF_8), Arrays::compareUnsigned)
+          .thenComparing(PendingPacket::sequence, Long::compareUnsigned);
 
   // ---------------------------------------------------------------- blacklist
 
   /** Halts all IBC transfers of a denom, in both directions, on all channels. Idempotent. */
   public void addDenomToBlacklist(BlockContext ctx, String denom) {
     Schema.BLACKLIST.put(store(ctx), requireDenom(denom), Schema.Unit.INSTANCE);
+    setBlacklistBits(ctx, denom, true);
   }
 
   /** Re-enables transfers of a denom. Idempotent. */
   public void removeDenomFromBlacklist(BlockContext ctx, String denom) {
     Schema.BLACKLIST.delete(store(ctx), requireDenom(denom));
+    setBlacklistBits(ctx, denom, false);
+  }
+
+  /** Keeps the blacklist bit of every limit row of {@code denom} equal to the blacklist. */
+  private void setBlacklistBits(BlockContext ctx, String denom, boolean blacklisted) {
+    KvStore s = store(ctx);
+    // the prefix also covers denoms extending this one with a 0x00 ("a" and "a\0b"): filtered
+    for (Path path : Schema.LIMIT_BY_DENOM.keys(s, Schema.LIMIT_BY_DENOM.prefix(denom))) {
+      if (path.denom().equals(denom)) {
+        Schema.LimitRow row = Schema.LIMIT.get(s, path).orElseThrow(() -> missingRow(path));
+        if (row.blacklisted() != blacklisted) {
+          Schema.LIMIT.put(s, path, row.withBlacklisted(blacklisted));
+        }
+      }
+    }
   }
 
   public boolean isDenomBlacklisted(BlockContext ctx, String denom) {
@@ -438,7 +539,13 @@ public final class RateLimitKeeper {
     Objects.requireNonNull(direction, "direction");
     Objects.requireNonNull(packet, "packet");
     KvStore s = store(ctx);
-    if (Schema.BLACKLIST.has(s, packet.denom())) {
+    Path path = packet.path();
+    // a limited path carries its denom's blacklist bit: one read instead of two (same SPEC §2 order)
+    byte[] rowKey = Schema.LIMIT.key(path); // hashed once for the read and the write
+    Optional<Schema.LimitRow> row = s.get(rowKey).map(Schema.LIMIT.values()::decode);
+    boolean blacklisted =
+        row.isPresent() ? row.get().blacklisted() : Schema.BLACKLIST.has(s, packet.denom());
+    if (blacklisted) {
       String msg = "denom " + Texts.quote(packet.denom()) + " is blacklisted";
       ctx.emitDurable(
           RateLimitEvents.transferDenied(
@@ -450,20 +557,17 @@ public final class RateLimitKeeper {
               msg));
       throw new RateLimitException(ErrorCode.DENOM_BLACKLISTED, msg);
     }
-    Path path = packet.path();
-    Optional<Quota> quota = Schema.QUOTA.get(s, path);
-    if (quota.isEmpty()) {
+    if (row.isEmpty()) {
       return false;
     }
     if (isAddressPairWhitelisted(ctx, packet.sender(), packet.receiver())) {
       return false;
     }
-    Flow flow = Schema.FLOW.get(s, path).orElseThrow(
-        () -> new dev.ratelimit.core.store.StorageException(
-            "rate limit " + path + " has a quota but no flow"));
-    QuotaDecision decision = QuotaRules.check(direction, flow, quota.get(), packet.amount());
+    Flow flow = row.get().flow();
+    Quota quota = row.get().quota();
+    QuotaDecision decision = QuotaRules.check(direction, flow, quota, packet.amount());
     if (!decision.allowed()) {
-      String msg = quotaExceededMessage(ctx, direction, path, flow, quota.get(), decision);
+      String msg = quotaExceededMessage(ctx, direction, path, flow, quota, decision);
       ctx.emitDurable(
           RateLimitEvents.transferDenied(
               RateLimitEvents.REASON_RATE_LIMIT_EXCEEDED,
@@ -474,7 +578,7 @@ public final class RateLimitKeeper {
               msg));
       throw new RateLimitException(ErrorCode.QUOTA_EXCEEDED, msg);
     }
-    Schema.FLOW.put(s, path, decision.flow());
+    s.put(rowKey, Schema.LIMIT.values().encode(row.get().withFlow(decision.flow())));
     return true;
   }
 
@@ -523,23 +627,23 @@ public final class RateLimitKeeper {
 
   private boolean undo(
       BlockContext ctx,
-      Table<PendingPacket, Schema.Unit> markers,
+      Table<Schema.Marker, Schema.Unit> markers,
       PacketDirection direction,
       PendingPacket packet,
       BigInteger amount) {
-    Objects.requireNonNull(packet, "packet");
+    Schema.Marker key = markerKey(packet);
     Amounts.require(amount, "amount");
     KvStore s = store(ctx);
-    if (!markers.has(s, packet)) {
+    if (!markers.has(s, key)) {
       return false;
     }
-    markers.delete(s, packet);
+    markers.delete(s, key);
     Path path = packet.path();
-    Optional<Flow> flow = Schema.FLOW.get(s, path);
-    if (flow.isEmpty()) {
+    Optional<Schema.LimitRow> row = Schema.LIMIT.get(s, path);
+    if (row.isEmpty()) {
       return false;
     }
-    Schema.FLOW.put(s, path, QuotaRules.undo(direction, flow.get(), amount));
+    Schema.LIMIT.put(s, path, row.get().withFlow(QuotaRules.undo(direction, row.get().flow(), amount)));
     return true;
   }
 
@@ -583,7 +687,8 @@ public final class RateLimitKeeper {
         Schema.RESET_SCHEDULE.forEach(
             s, Schema.RESET_SCHEDULE.prefix(duration), (entry, unit) -> due.add(entry.path()));
         for (Path path : due) {
-          getRateLimit(ctx, path).ifPresent(rl -> resetWindow(ctx, rl));
+          // the schedule holds exactly the limited paths: their rows are read by hash alone
+          Schema.LIMIT.get(s, path).ifPresent(row -> resetWindow(ctx, path, row));
         }
       }
       if (duration == -1L) { // 2^64-1 hours: nothing can follow

@@ -15,25 +15,36 @@ import java.time.Instant;
 import java.util.Arrays;
 
 /**
- * Every table of the module's store, in one place. Table ids are never reused. Keys start with
- * the table id, then order-preserving parts ({@link KeyEncoding}); rate limits are keyed by
- * (channel_or_client_id, denom), pending markers by (channel, denom, sequence), so one channel's
- * or one path's markers are one prefix and every scan is in canonical order.
+ * Every table of the module's store, in one place. Table ids are never reused (01-04 held the
+ * first layout's quota, flow and pending rows). Keys start with the table id, then order-preserving
+ * parts ({@link KeyEncoding}) or a fixed-width path hash.
  *
- * <p>A rate limit is two rows: its quota (written by governance) and its flow (written by every
- * counted packet), so the per-packet write stays small.
+ * <p>Two kinds of rows. What governance writes and lists is keyed canonically: the rate limit
+ * index by (channel_or_client_id, denom), the blacklist by denom, the whitelist by (sender,
+ * receiver), so listings iterate in canonical order. What every packet touches is keyed short:
+ * the limit row (quota, blacklist bit, flow in one value) and the pending markers are keyed by
+ * {@link PathHash} (the first 16 bytes of SHA-256 over the path), because each key byte a packet
+ * writes costs gas (30 per byte in the Cosmos SDK schedule) and the denom alone is 68 bytes for
+ * an {@code ibc/} voucher. One path's markers are one 17-byte prefix; listings of markers resolve
+ * the hash through the index (or, for a path without a rate limit, the marker-path table) and
+ * sort canonically. docs/PERFORMANCE.md prices this layout against the first one.
  *
  * <pre>
  * id  table            key                                  value
- * 01  quota            channel, denom                       Quota (protobuf)
- * 02  flow             channel, denom                       Flow (compact: 3 x len + magnitude)
- * 03  pending_send     channel, denom, sequence(u64)        empty
- * 04  pending_recv     channel, denom, sequence(u64)        empty
  * 05  blacklist        denom                                empty
  * 06  whitelist        sender, receiver                     empty
  * 07  hour_epoch       (none)                               HourEpoch (protobuf)
  * 08  reset_schedule   duration_hours(u64), channel, denom  empty
+ * 09  limit_index      channel, denom                       empty
+ * 0A  limit            path hash (16 bytes)                 LimitRow (quota, blacklist bit, flow)
+ * 0B  pending_send     path hash, sequence(u64)             empty
+ * 0C  pending_recv     path hash, sequence(u64)             empty
+ * 0D  marker_path      path hash                            channel, denom (key-encoded)
+ * 0E  limit_by_denom   denom, channel                       empty
  * </pre>
+ *
+ * <p>0D names the markers of a path without a rate limit (imported by genesis or set through the
+ * keeper API); 0E lets a blacklist change find the limits of its denom.
  */
 final class Schema {
   private Schema() {}
@@ -43,12 +54,6 @@ final class Schema {
     INSTANCE
   }
 
-  static final Table<Path, Quota> QUOTA = new Table<>(0x01, "quota", pathKeys(), quotaValues());
-  static final Table<Path, Flow> FLOW = new Table<>(0x02, "flow", pathKeys(), flowValues());
-  static final Table<PendingPacket, Unit> PENDING_SEND =
-      new Table<>(0x03, "pending_send", pendingKeys(), unitValues());
-  static final Table<PendingPacket, Unit> PENDING_RECV =
-      new Table<>(0x04, "pending_recv", pendingKeys(), unitValues());
   static final Table<String, Unit> BLACKLIST =
       new Table<>(0x05, "blacklist", stringKeys(), unitValues());
   static final Table<WhitelistedAddressPair, Unit> WHITELIST =
@@ -57,10 +62,116 @@ final class Schema {
       new Table<>(0x07, "hour_epoch", unitKeys(), epochValues());
   static final Table<ScheduledReset, Unit> RESET_SCHEDULE =
       new Table<>(0x08, "reset_schedule", scheduleKeys(), unitValues());
+  static final Table<Path, Unit> LIMIT_INDEX =
+      new Table<>(0x09, "limit_index", pathKeys(), unitValues());
+  static final Table<Path, LimitRow> LIMIT =
+      new Table<>(0x0A, "limit", hashedPathKeys(), limitValues());
+  static final Table<Marker, Unit> PENDING_SEND =
+      new Table<>(0x0B, "pending_send", markerKeys(), unitValues());
+  static final Table<Marker, Unit> PENDING_RECV =
+      new Table<>(0x0C, "pending_recv", markerKeys(), unitValues());
+  static final Table<Path, Path> MARKER_PATH =
+      new Table<>(0x0D, "marker_path", hashedPathKeys(), pathValues());
+  static final Table<Path, Unit> LIMIT_BY_DENOM =
+      new Table<>(0x0E, "limit_by_denom", denomFirstPathKeys(), unitValues());
 
   /** An entry of the reset schedule: limits grouped by window length, so a rollover reads only
    * the groups whose window ends. */
   record ScheduledReset(long durationHours, Path path) {}
+
+  /**
+   * A rate limit's per-packet row: the quota, whether its denom is blacklisted (kept here so a
+   * packet on a limited path needs no blacklist lookup; the keeper rewrites the bit when the
+   * blacklist changes) and the flow.
+   */
+  record LimitRow(Quota quota, boolean blacklisted, Flow flow) {
+    LimitRow withFlow(Flow f) {
+      return new LimitRow(quota, blacklisted, f);
+    }
+
+    LimitRow withBlacklisted(boolean b) {
+      return new LimitRow(quota, b, flow);
+    }
+  }
+
+  /** A pending marker's key: its path's hash and the packet sequence. */
+  record Marker(byte[] pathHash, long sequence) {
+    static Marker of(PendingPacket p) {
+      return new Marker(PathHash.of(p.channelOrClientId(), p.denom()), p.sequence());
+    }
+  }
+
+  /** The 17-byte key prefix of one path's markers in {@code table}. */
+  static byte[] markerPrefix(Table<Marker, Unit> table, Path path) {
+    return new KeyEncoding.Builder(table.id())
+        .fixed(PathHash.of(path.channelOrClientId(), path.denom()))
+        .build();
+  }
+
+  private static Table.KeyCodec<Path> denomFirstPathKeys() {
+    return new Table.KeyCodec<>() {
+      @Override
+      public void write(Path p, KeyEncoding.Builder out) {
+        out.string(p.denom()).string(p.channelOrClientId());
+      }
+
+      @Override
+      public Path read(KeyEncoding.Reader in) {
+        String denom = in.string();
+        return path(denom, in.string());
+      }
+    };
+  }
+
+  private static Table.KeyCodec<Path> hashedPathKeys() {
+    return new Table.KeyCodec<>() {
+      @Override
+      public void write(Path p, KeyEncoding.Builder out) {
+        out.fixed(PathHash.of(p.channelOrClientId(), p.denom()));
+      }
+
+      @Override
+      public Path read(KeyEncoding.Reader in) {
+        throw new StorageException("a hashed path key cannot be read back; list the index");
+      }
+    };
+  }
+
+  private static Table.KeyCodec<Marker> markerKeys() {
+    return new Table.KeyCodec<>() {
+      @Override
+      public void write(Marker m, KeyEncoding.Builder out) {
+        out.fixed(m.pathHash()).u64(m.sequence());
+      }
+
+      @Override
+      public Marker read(KeyEncoding.Reader in) {
+        return new Marker(in.fixed(PathHash.LENGTH), in.u64());
+      }
+    };
+  }
+
+  private static Table.ValueCodec<Path> pathValues() {
+    return new Table.ValueCodec<>() {
+      @Override
+      public byte[] encode(Path p) {
+        byte[] k = new KeyEncoding.Builder((byte) 0)
+            .string(p.channelOrClientId()).string(p.denom()).build();
+        return Arrays.copyOfRange(k, 1, k.length);
+      }
+
+      @Override
+      public Path decode(byte[] bytes) {
+        byte[] k = new byte[bytes.length + 1];
+        System.arraycopy(bytes, 0, k, 1, bytes.length);
+        KeyEncoding.Reader r = new KeyEncoding.Reader(k, (byte) 0);
+        String channel = r.string();
+        Path p = path(r.string(), channel);
+        r.end();
+        return p;
+      }
+    };
+  }
 
   private static Table.KeyCodec<Path> pathKeys() {
     return new Table.KeyCodec<>() {
@@ -73,27 +184,6 @@ final class Schema {
       public Path read(KeyEncoding.Reader in) {
         String channel = in.string();
         return path(in.string(), channel);
-      }
-    };
-  }
-
-  private static Table.KeyCodec<PendingPacket> pendingKeys() {
-    return new Table.KeyCodec<>() {
-      @Override
-      public void write(PendingPacket p, KeyEncoding.Builder out) {
-        out.string(p.channelOrClientId()).string(p.denom()).u64(p.sequence());
-      }
-
-      @Override
-      public PendingPacket read(KeyEncoding.Reader in) {
-        long sequence = in.trailingU64(); // see trailingU64: read before the denom
-        String channel = in.string();
-        String denom = in.string();
-        try {
-          return new PendingPacket(channel, denom, sequence);
-        } catch (IllegalArgumentException e) {
-          throw new StorageException("corrupt pending packet key: " + e.getMessage(), e);
-        }
       }
     };
   }
@@ -184,39 +274,27 @@ final class Schema {
     };
   }
 
-  private static Table.ValueCodec<Quota> quotaValues() {
+  /**
+   * A {@link LimitRow}: byte 0 = max_percent_send (0..100) with bit 7 set when the denom is
+   * blacklisted, byte 1 = max_percent_recv, duration_hours as an unsigned LEB128 varint, then the
+   * flow's inflow, outflow and channel value, each a length byte (0..32) and its big-endian
+   * magnitude without leading zeros.
+   */
+  private static Table.ValueCodec<LimitRow> limitValues() {
     return new Table.ValueCodec<>() {
       @Override
-      public byte[] encode(Quota q) {
-        return dev.ratelimit.proto.v1.Quota.newBuilder()
-            .setMaxPercentSend(Integer.toString(q.maxPercentSend()))
-            .setMaxPercentRecv(Integer.toString(q.maxPercentRecv()))
-            .setDurationHours(q.durationHours())
-            .build()
-            .toByteArray();
-      }
-
-      @Override
-      public Quota decode(byte[] bytes) {
-        try {
-          var p = dev.ratelimit.proto.v1.Quota.parseFrom(bytes);
-          return new Quota(
-              Integer.parseInt(p.getMaxPercentSend()),
-              Integer.parseInt(p.getMaxPercentRecv()),
-              p.getDurationHours());
-        } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
-          throw new StorageException("corrupt quota value: " + e.getMessage(), e);
+      public byte[] encode(LimitRow row) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(32);
+        Quota q = row.quota();
+        out.write(q.maxPercentSend() | (row.blacklisted() ? 0x80 : 0));
+        out.write(q.maxPercentRecv());
+        long d = q.durationHours();
+        while ((d & ~0x7FL) != 0) {
+          out.write((int) ((d & 0x7F) | 0x80));
+          d >>>= 7;
         }
-      }
-    };
-  }
-
-  /** Three unsigned magnitudes, each a length byte (0..32) then big-endian bytes, no leading 0. */
-  private static Table.ValueCodec<Flow> flowValues() {
-    return new Table.ValueCodec<>() {
-      @Override
-      public byte[] encode(Flow f) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(16);
+        out.write((int) d);
+        Flow f = row.flow();
         writeMagnitude(out, f.inflow());
         writeMagnitude(out, f.outflow());
         writeMagnitude(out, f.channelValue());
@@ -224,15 +302,36 @@ final class Schema {
       }
 
       @Override
-      public Flow decode(byte[] bytes) {
-        int[] pos = {0};
+      public LimitRow decode(byte[] bytes) {
+        if (bytes.length < 3) {
+          throw new StorageException("corrupt limit value: truncated");
+        }
+        boolean blacklisted = (bytes[0] & 0x80) != 0;
+        int send = bytes[0] & 0x7F;
+        int recv = bytes[1] & 0xFF;
+        int[] pos = {2};
+        long duration = 0;
+        for (int shift = 0; ; shift += 7) {
+          if (pos[0] >= bytes.length || shift > 63) {
+            throw new StorageException("corrupt limit value: bad duration");
+          }
+          int b = bytes[pos[0]++] & 0xFF;
+          duration |= (long) (b & 0x7F) << shift;
+          if ((b & 0x80) == 0) {
+            break;
+          }
+        }
         BigInteger in = readMagnitude(bytes, pos);
         BigInteger out = readMagnitude(bytes, pos);
         BigInteger cv = readMagnitude(bytes, pos);
         if (pos[0] != bytes.length) {
-          throw new StorageException("corrupt flow value: trailing bytes");
+          throw new StorageException("corrupt limit value: trailing bytes");
         }
-        return new Flow(in, out, cv);
+        try {
+          return new LimitRow(new Quota(send, recv, duration), blacklisted, new Flow(in, out, cv));
+        } catch (IllegalArgumentException e) {
+          throw new StorageException("corrupt limit value: " + e.getMessage(), e);
+        }
       }
     };
   }
@@ -249,11 +348,11 @@ final class Schema {
 
   private static BigInteger readMagnitude(byte[] bytes, int[] pos) {
     if (pos[0] >= bytes.length) {
-      throw new StorageException("corrupt flow value: truncated");
+      throw new StorageException("corrupt limit value: truncated flow");
     }
     int len = bytes[pos[0]++] & 0xFF;
     if (len > 32 || pos[0] + len > bytes.length) {
-      throw new StorageException("corrupt flow value: bad length " + len);
+      throw new StorageException("corrupt limit value: bad flow length " + len);
     }
     BigInteger v = new BigInteger(1, Arrays.copyOfRange(bytes, pos[0], pos[0] + len));
     pos[0] += len;

@@ -52,6 +52,10 @@ final class Table<K, V> {
     return name;
   }
 
+  ValueCodec<V> values() {
+    return values;
+  }
+
   byte[] key(K key) {
     KeyEncoding.Builder b = new KeyEncoding.Builder(id);
     keys.write(key, b);
@@ -101,6 +105,11 @@ final class Table<K, V> {
     List<Row<K, V>> out = new ArrayList<>();
     forEach(store, prefix, (k, v) -> out.add(new Row<>(k, v)));
     return out;
+  }
+
+  /** Every value under {@code prefix}, in key order (for tables whose keys cannot be read back). */
+  List<V> valuesUnder(KvStore store, byte[] prefix) {
+    return collect(store, prefix, e -> values.decode(e.value()));
   }
 
   /** Every key under {@code prefix}, in key order. */

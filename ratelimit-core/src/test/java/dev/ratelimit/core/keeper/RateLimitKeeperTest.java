@@ -369,8 +369,9 @@ class RateLimitKeeperTest {
     assertTrue(keeper.isPendingSendPacket(ctx(), pending("channel-1", "uatom", 10)));
     assertFalse(keeper.isPendingRecvPacket(ctx(), pending("channel-1", "uatom", 10)));
 
-    assertTrue(keeper.removePendingSendPacket(ctx(), pending("channel-1", "uatom", 10)));
-    assertFalse(keeper.removePendingSendPacket(ctx(), pending("channel-1", "uatom", 10)));
+    keeper.removePendingSendPacket(ctx(), pending("channel-1", "uatom", 10));
+    assertFalse(keeper.isPendingSendPacket(ctx(), pending("channel-1", "uatom", 10)));
+    keeper.removePendingSendPacket(ctx(), pending("channel-1", "uatom", 10)); // absent: a no-op
     assertFalse(keeper.isPendingSendPacket(ctx(), pending("channel-1", "uatom", 10)));
 
     keeper.setPendingRecvPacket(ctx(), pending("channel-1", "uatom", 3));
@@ -378,8 +379,9 @@ class RateLimitKeeperTest {
     assertEquals(
         List.of(pending("channel-1", "uatom", 3)),
         keeper.getPendingRecvPackets(ctx(), path("uatom", "channel-1")));
-    assertFalse(keeper.removePendingRecvPacket(ctx(), pending("channel-1", "uatom", 2)));
-    assertTrue(keeper.removePendingRecvPacket(ctx(), pending("channel-1", "uatom", 3)));
+    keeper.removePendingRecvPacket(ctx(), pending("channel-1", "uatom", 2)); // absent: a no-op
+    assertEquals(1, keeper.getAllPendingRecvPackets(ctx()).size());
+    keeper.removePendingRecvPacket(ctx(), pending("channel-1", "uatom", 3));
     assertEquals(List.of(), keeper.getAllPendingRecvPackets(ctx()));
     assertEquals(5, keeper.getAllPendingSendPackets(ctx()).size());
   }
@@ -457,6 +459,80 @@ class RateLimitKeeperTest {
     keeper.addDenomToBlacklist(ctx(), "uatom");
     assertFailsUnchanged(ErrorCode.DENOM_BLACKLISTED, () -> check(SEND, "channel-1", "uatom", 1));
     assertEquals(flow(0, 0, 1000), flowOf("uatom", "channel-1"));
+  }
+
+  @Test
+  void blacklistBit_followsTheBlacklist_whicheverComesFirst_onEveryLimitOfTheDenom() {
+    add("uatom", "channel-1", 10, 10, 24, 1000);
+    keeper.addDenomToBlacklist(ctx(), "uatom");
+    add("uatom", "channel-2", 10, 10, 24, 1000); // added while blacklisted
+    add("ustrd", "channel-1", 10, 10, 24, 1000); // another denom: untouched
+    for (String ch : List.of("channel-1", "channel-2")) {
+      assertFailsUnchanged(ErrorCode.DENOM_BLACKLISTED, () -> check(SEND, ch, "uatom", 1));
+      assertFailsUnchanged(ErrorCode.DENOM_BLACKLISTED, () -> check(RECV, ch, "uatom", 1));
+    }
+    assertTrue(check(SEND, "channel-1", "ustrd", 1));
+
+    keeper.removeDenomFromBlacklist(ctx(), "uatom");
+    assertTrue(check(SEND, "channel-1", "uatom", 1));
+    assertTrue(check(SEND, "channel-2", "uatom", 1));
+    // an update keeps the bit; a removed and re-added limit reads the blacklist again
+    keeper.addDenomToBlacklist(ctx(), "uatom");
+    keeper.updateRateLimit(ctx(), path("uatom", "channel-1"), new Quota(20, 20, 24));
+    assertFailsUnchanged(ErrorCode.DENOM_BLACKLISTED, () -> check(SEND, "channel-1", "uatom", 1));
+    keeper.removeRateLimit(ctx(), path("uatom", "channel-2"));
+    add("uatom", "channel-2", 10, 10, 24, 1000);
+    assertFailsUnchanged(ErrorCode.DENOM_BLACKLISTED, () -> check(SEND, "channel-2", "uatom", 1));
+  }
+
+  @Test
+  void markersOfPathsWithoutARateLimit_areListedInCanonicalOrder_withTheLimitedOnes() {
+    add("uatom", "channel-1", 10, 10, 24, 1000);
+    List<PendingPacket> canonical = List.of(
+        pending("channel-1", "a", 1), // no limit: its path is recorded beside the marker
+        pending("channel-1", "a", -1L),
+        pending("channel-1", "a\0", 1),
+        pending("channel-1", "uatom", 3),
+        pending("channel-1", "uatom", 0xFF00000000000001L),
+        pending("channel-11", "\uff61", 1),
+        pending("channel-11", "\ud800\udc00", 1)); // UTF-8 order, not UTF-16
+    for (int i = canonical.size() - 1; i >= 0; i--) {
+      keeper.setPendingSendPacket(ctx(), canonical.get(i));
+      keeper.setPendingRecvPacket(ctx(), canonical.get(i));
+    }
+    assertEquals(canonical, keeper.getAllPendingSendPackets(ctx()));
+    assertEquals(canonical, keeper.getAllPendingRecvPackets(ctx()));
+    Genesis exported = keeper.exportGenesis(ctx());
+    assertEquals(canonical, exported.pendingSendPackets());
+    // a limit added later on a marked path: listed once, through the index
+    add("a", "channel-1", 10, 10, 24, 1000);
+    assertEquals(canonical, keeper.getAllPendingSendPackets(ctx()));
+    keeper.removeRateLimit(ctx(), path("a", "channel-1")); // removes that path's markers
+    assertEquals(canonical.subList(2, canonical.size()), keeper.getAllPendingSendPackets(ctx()));
+  }
+
+  @Test
+  void aPathWhoseRowKeyAnotherPathHolds_isRefused() {
+    // a 128-bit collision cannot be found; plant a row under the path's key without its index
+    Path taken = path("uatom", "channel-1");
+    add("ustrd", "channel-1", 10, 10, 24, 1000);
+    RateLimit other = keeper.getRateLimit(ctx(), path("ustrd", "channel-1")).orElseThrow();
+    Schema.LIMIT.put(ctx().store(), taken, new Schema.LimitRow(other.quota(), false, other.flow()));
+    chain.bank().set("uatom", 1000);
+    assertFailsUnchanged(ErrorCode.RATE_LIMIT_ALREADY_EXISTS,
+        () -> keeper.addRateLimit(ctx(), taken, new Quota(10, 10, 24)));
+    String before = chain.digest();
+    assertThrows(IllegalStateException.class, () -> keeper.setRateLimit(ctx(),
+        new RateLimit(taken, new Quota(10, 10, 24), flow(0, 0, 1000))));
+    // governance and queries go by the canonical index: the planted row is not taken's limit
+    assertEquals(Optional.empty(), keeper.getRateLimit(ctx(), taken));
+    assertFalse(keeper.hasRateLimit(ctx(), taken));
+    keeper.removeRateLimit(ctx(), taken); // a no-op
+    assertFailsUnchanged(ErrorCode.RATE_LIMIT_NOT_FOUND,
+        () -> keeper.resetRateLimit(ctx(), taken));
+    assertEquals(before, chain.digest());
+    assertEquals(List.of(path("ustrd", "channel-1")),
+        keeper.getAllRateLimits(ctx()).stream().map(RateLimit::path).toList());
   }
 
   // ---------------------------------------------------------------- whitelist

@@ -49,34 +49,55 @@ class SchemaTest {
 
   // ---------------------------------------------------------------- pinned key bytes
 
+  /** SHA-256 of {@code u32 9, "channel-1", u32 5, "uatom"}, first 16 bytes (python hashlib). */
+  private static final String H_CH1_UATOM = "2cd4e303946e23a90dda2e95252a602e";
+
   @Test
-  void tableIds_areFixedAndDistinct() {
-    assertEquals(0x01, Schema.QUOTA.id());
-    assertEquals(0x02, Schema.FLOW.id());
-    assertEquals(0x03, Schema.PENDING_SEND.id());
-    assertEquals(0x04, Schema.PENDING_RECV.id());
-    assertEquals(0x05, Schema.BLACKLIST.id());
-    assertEquals(0x06, Schema.WHITELIST.id());
-    assertEquals(0x07, Schema.HOUR_EPOCH.id());
-    assertEquals(0x08, Schema.RESET_SCHEDULE.id());
+  void tableIds_areFixedAndDistinct_andRetiredIdsAreNotReused() {
+    List<Table<?, ?>> tables = List.of(Schema.BLACKLIST, Schema.WHITELIST, Schema.HOUR_EPOCH,
+        Schema.RESET_SCHEDULE, Schema.LIMIT_INDEX, Schema.LIMIT, Schema.PENDING_SEND,
+        Schema.PENDING_RECV, Schema.MARKER_PATH, Schema.LIMIT_BY_DENOM);
+    List<Integer> ids = tables.stream().map(t -> (int) t.id()).toList();
+    assertEquals(List.of(0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E), ids);
   }
 
   @Test
-  void quotaAndFlowKeys_areChannelThenDenom_eachZeroTerminated() {
+  void pathHash_isPinned_andLengthPrefixed() {
+    assertEquals(H_CH1_UATOM, hex(PathHash.of("channel-1", "uatom")));
+    assertEquals("7d1b65003be5b4242620082f16349e6b", hex(PathHash.of("channel-0",
+        "ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2")));
+    // "channel-11" + "uatom" and "channel-1" + "1uatom" concatenate identically
+    assertNotEquals(hex(PathHash.of("channel-11", "uatom")), hex(PathHash.of("channel-1", "1uatom")));
+    assertEquals(16, PathHash.of("channel-1", "a\0b").length);
+  }
+
+  @Test
+  void limitIndexKeys_areChannelThenDenom_eachZeroTerminated() {
     Path p = new Path("uatom", "channel-1");
-    assertEquals("01" + CH1 + "00" + UATOM + "00", hex(Schema.QUOTA.key(p)));
-    assertEquals("02" + CH1 + "00" + UATOM + "00", hex(Schema.FLOW.key(p)));
-    assertEquals(
-        "016368616e6e656c2d31007561746f6d00", hex(Schema.QUOTA.key(p))); // spelled out once
+    assertEquals("09" + CH1 + "00" + UATOM + "00", hex(Schema.LIMIT_INDEX.key(p)));
+    assertEquals("096368616e6e656c2d31007561746f6d00", hex(Schema.LIMIT_INDEX.key(p)));
+    assertEquals(p, Schema.LIMIT_INDEX.decodeKey(Schema.LIMIT_INDEX.key(p)));
+    assertEquals("0e" + UATOM + "00" + CH1 + "00", hex(Schema.LIMIT_BY_DENOM.key(p)));
+    assertEquals(p, Schema.LIMIT_BY_DENOM.decodeKey(Schema.LIMIT_BY_DENOM.key(p)));
   }
 
   @Test
-  void pendingKeys_areChannelDenomThenBigEndianSequence() {
-    PendingPacket p = new PendingPacket("channel-1", "uatom", 5);
-    assertEquals("03" + CH1 + "00" + UATOM + "00" + "0000000000000005", hex(Schema.PENDING_SEND.key(p)));
-    assertEquals("04" + CH1 + "00" + UATOM + "00" + "0000000000000005", hex(Schema.PENDING_RECV.key(p)));
-    PendingPacket max = new PendingPacket("channel-1", "uatom", -1L); // 2^64 - 1
-    assertEquals("03" + CH1 + "00" + UATOM + "00" + "ffffffffffffffff", hex(Schema.PENDING_SEND.key(max)));
+  void perPacketKeys_areTheTableIdThenThePathHash_andTheMarkersSequence() {
+    Path p = new Path("uatom", "channel-1");
+    assertEquals("0a" + H_CH1_UATOM, hex(Schema.LIMIT.key(p)));
+    assertEquals("0d" + H_CH1_UATOM, hex(Schema.MARKER_PATH.key(p)));
+    Schema.Marker m = Schema.Marker.of(new PendingPacket("channel-1", "uatom", 5));
+    assertEquals("0b" + H_CH1_UATOM + "0000000000000005", hex(Schema.PENDING_SEND.key(m)));
+    assertEquals("0c" + H_CH1_UATOM + "0000000000000005", hex(Schema.PENDING_RECV.key(m)));
+    Schema.Marker max = Schema.Marker.of(new PendingPacket("channel-1", "uatom", -1L));
+    assertEquals("0b" + H_CH1_UATOM + "ffffffffffffffff", hex(Schema.PENDING_SEND.key(max)));
+    assertEquals("0b" + H_CH1_UATOM, hex(Schema.markerPrefix(Schema.PENDING_SEND, p)));
+    // a 17-byte row key and a 25-byte marker key, whatever the denom's length
+    Path ibc = new Path("ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2", "channel-0");
+    assertEquals(17, Schema.LIMIT.key(ibc).length);
+    assertEquals(25, Schema.PENDING_SEND.key(
+        Schema.Marker.of(new PendingPacket("channel-0", ibc.denom(), 1))).length);
+    assertThrows(StorageException.class, () -> Schema.LIMIT.decodeKey(Schema.LIMIT.key(p)));
   }
 
   @Test
@@ -99,11 +120,11 @@ class SchemaTest {
 
   @Test
   void prefixes_endWithTheTerminatorOfTheLastPart() {
-    assertEquals("03" + CH1 + "00", hex(Schema.PENDING_SEND.prefix("channel-1")));
-    assertEquals("03" + CH1 + "00" + UATOM + "00", hex(Schema.PENDING_SEND.prefix("channel-1", "uatom")));
+    assertEquals("09" + CH1 + "00", hex(Schema.LIMIT_INDEX.prefix("channel-1")));
+    assertEquals("09" + CH1 + "00" + UATOM + "00", hex(Schema.LIMIT_INDEX.prefix("channel-1", "uatom")));
     assertEquals("08" + "0000000000000001", hex(Schema.RESET_SCHEDULE.prefix(1L)));
-    assertEquals("01", hex(Schema.QUOTA.prefix()));
-    assertThrows(IllegalArgumentException.class, () -> Schema.QUOTA.prefix(1));
+    assertEquals("09", hex(Schema.LIMIT_INDEX.prefix()));
+    assertThrows(IllegalArgumentException.class, () -> Schema.LIMIT_INDEX.prefix(1));
   }
 
   // ---------------------------------------------------------------- no collisions
@@ -126,51 +147,39 @@ class SchemaTest {
     // denom + channel (the Go ancestor's order): "uatom" + "channel-11" == "uatomc" + "hannel-11"
     Path c = new Path("uatomc", "hannel-11"); // a valid client id
     for (Path p : List.of(a, b, c)) {
-      assertEquals(p, Schema.QUOTA.decodeKey(Schema.QUOTA.key(p)));
+      assertEquals(p, Schema.LIMIT_INDEX.decodeKey(Schema.LIMIT_INDEX.key(p)));
+      assertEquals(p, Schema.MARKER_PATH.values().decode(Schema.MARKER_PATH.values().encode(p)));
     }
-    assertNotEquals(hex(Schema.QUOTA.key(a)), hex(Schema.QUOTA.key(b)));
-    assertNotEquals(hex(Schema.QUOTA.key(a)), hex(Schema.QUOTA.key(c)));
+    assertNotEquals(hex(Schema.LIMIT_INDEX.key(a)), hex(Schema.LIMIT_INDEX.key(b)));
+    assertNotEquals(hex(Schema.LIMIT_INDEX.key(a)), hex(Schema.LIMIT_INDEX.key(c)));
 
     MemoryKvStore store = new MemoryKvStore();
-    Schema.QUOTA.put(store, a, new Quota(1, 1, 1));
-    Schema.QUOTA.put(store, b, new Quota(2, 2, 2));
-    Schema.QUOTA.put(store, c, new Quota(3, 3, 3));
+    Flow f = new Flow(BigInteger.ZERO, BigInteger.ZERO, BigInteger.TEN);
+    Schema.LIMIT.put(store, a, new Schema.LimitRow(new Quota(1, 1, 1), false, f));
+    Schema.LIMIT.put(store, b, new Schema.LimitRow(new Quota(2, 2, 2), false, f));
+    Schema.LIMIT.put(store, c, new Schema.LimitRow(new Quota(3, 3, 3), true, f));
     assertEquals(3, store.size());
-    assertEquals(new Quota(1, 1, 1), Schema.QUOTA.get(store, a).orElseThrow());
-    assertEquals(new Quota(2, 2, 2), Schema.QUOTA.get(store, b).orElseThrow());
-    assertEquals(new Quota(3, 3, 3), Schema.QUOTA.get(store, c).orElseThrow());
+    assertEquals(new Quota(1, 1, 1), Schema.LIMIT.get(store, a).orElseThrow().quota());
+    assertEquals(new Quota(2, 2, 2), Schema.LIMIT.get(store, b).orElseThrow().quota());
+    assertEquals(new Quota(3, 3, 3), Schema.LIMIT.get(store, c).orElseThrow().quota());
   }
 
   @Test
-  void channel1Rows_areOutsideChannel11PrefixRange_andViceVersa() {
+  void onePathsMarkers_areOnePrefix_thatNoOtherPathReaches() {
     MemoryKvStore store = new MemoryKvStore();
-    List<PendingPacket> ch1 =
-        List.of(new PendingPacket("channel-1", "uatom", 1), new PendingPacket("channel-1", "ustrd", 7));
-    List<PendingPacket> ch11 =
-        List.of(
-            new PendingPacket("channel-11", "uatom", 1), new PendingPacket("channel-11", "1uatom", 2));
-    List<PendingPacket> ch10 = List.of(new PendingPacket("channel-10", "uatom", 3));
-    for (List<PendingPacket> group : List.of(ch1, ch11, ch10)) {
-      group.forEach(p -> Schema.PENDING_SEND.put(store, p, Schema.Unit.INSTANCE));
+    List<PendingPacket> all = List.of(
+        new PendingPacket("channel-1", "uatom", 1), new PendingPacket("channel-1", "uatom", 7),
+        new PendingPacket("channel-1", "ustrd", 7), new PendingPacket("channel-11", "uatom", 1),
+        new PendingPacket("channel-1", "1uatom", 2), new PendingPacket("channel-1", "uatom\0", 3),
+        new PendingPacket("channel-10", "uatom", 3));
+    all.forEach(p -> Schema.PENDING_SEND.put(store, Schema.Marker.of(p), Schema.Unit.INSTANCE));
+    byte[] prefix = Schema.markerPrefix(Schema.PENDING_SEND, new Path("uatom", "channel-1"));
+    List<Long> seqs = Schema.PENDING_SEND.keys(store, prefix).stream()
+        .map(Schema.Marker::sequence).toList();
+    assertEquals(List.of(1L, 7L), seqs);
+    for (PendingPacket p : all.subList(2, all.size())) {
+      assertFalse(startsWith(Schema.PENDING_SEND.key(Schema.Marker.of(p)), prefix), p.toString());
     }
-
-    byte[] prefix1 = Schema.PENDING_SEND.prefix("channel-1");
-    byte[] prefix11 = Schema.PENDING_SEND.prefix("channel-11");
-    for (PendingPacket p : ch11) {
-      assertFalse(startsWith(Schema.PENDING_SEND.key(p), prefix1), p.toString());
-    }
-    for (PendingPacket p : ch1) {
-      assertFalse(startsWith(Schema.PENDING_SEND.key(p), prefix11), p.toString());
-    }
-    assertEquals(ch1, Schema.PENDING_SEND.keys(store, prefix1));
-    assertEquals(
-        List.of(ch11.get(1), ch11.get(0)), // "1uatom" < "uatom"
-        Schema.PENDING_SEND.keys(store, prefix11));
-    // one path's prefix: (channel-1, uatom) does not reach (channel-1, uatom2) or channel-11
-    Schema.PENDING_SEND.put(store, new PendingPacket("channel-1", "uatom2", 9), Schema.Unit.INSTANCE);
-    assertEquals(
-        List.of(ch1.get(0)),
-        Schema.PENDING_SEND.keys(store, Schema.PENDING_SEND.prefix("channel-1", "uatom")));
   }
 
   // ---------------------------------------------------------------- order and round trips
@@ -211,11 +220,11 @@ class SchemaTest {
     long[] canonical = {1, 2, 255, 256, Long.MAX_VALUE, Long.MIN_VALUE /* 2^63 */, -2L, -1L};
     MemoryKvStore store = new MemoryKvStore();
     for (int i = canonical.length - 1; i >= 0; i--) {
-      Schema.PENDING_RECV.put(store, new PendingPacket("channel-1", "uatom", canonical[i]), Schema.Unit.INSTANCE);
+      Schema.PENDING_RECV.put(store, Schema.Marker.of(new PendingPacket("channel-1", "uatom", canonical[i])), Schema.Unit.INSTANCE);
     }
     long[] listed =
         Schema.PENDING_RECV.keys(store, Schema.PENDING_RECV.prefix()).stream()
-            .mapToLong(PendingPacket::sequence)
+            .mapToLong(Schema.Marker::sequence)
             .toArray();
     assertArrayEquals(canonical, listed);
     assertEquals(
@@ -224,85 +233,83 @@ class SchemaTest {
   }
 
   @Test
-  void pendingKeys_withSequenceStartingWithFF_decodeBack() {
-    // a sequence >= 0xFF00000000000000 right after the denom's 00 terminator reads "00 FF",
-    // which is also the escape of a 0x00 inside a string: the number is read from the end
-    for (String denom : List.of("uatom", "a\0", "a\0b", "\0")) {
-      for (long seq : new long[] {1, 0xFFL, Long.MAX_VALUE, Long.MIN_VALUE, 0xFF00000000000000L, -2L, -1L}) {
-        PendingPacket p = new PendingPacket("channel-1", denom, seq);
-        assertEquals(p, Schema.PENDING_SEND.decodeKey(Schema.PENDING_SEND.key(p)), denom + "/" + seq);
-      }
+  void markerKeys_decodeBack_forEverySequence() {
+    for (long seq : new long[] {1, 0xFFL, Long.MAX_VALUE, Long.MIN_VALUE, 0xFF00000000000000L, -2L, -1L}) {
+      Schema.Marker m = Schema.Marker.of(new PendingPacket("channel-1", "a\0", seq));
+      Schema.Marker back = Schema.PENDING_SEND.decodeKey(Schema.PENDING_SEND.key(m));
+      assertArrayEquals(m.pathHash(), back.pathHash());
+      assertEquals(seq, back.sequence());
     }
-    assertEquals(
-        "03" + CH1 + "00" + UATOM + "00" + "ffffffffffffffff",
-        hex(Schema.PENDING_SEND.key(new PendingPacket("channel-1", "uatom", -1L))));
-    MemoryKvStore store = new MemoryKvStore();
-    PendingPacket max = new PendingPacket("channel-1", "uatom", -1L);
-    Schema.PENDING_SEND.put(store, max, Schema.Unit.INSTANCE);
-    assertEquals(List.of(max), Schema.PENDING_SEND.keys(store, Schema.PENDING_SEND.prefix()));
   }
 
   @Test
   void decodeKey_rejectsMalformedKeysAsStorageException() {
-    assertThrows(StorageException.class, () -> Schema.QUOTA.decodeKey(new byte[0]));
-    assertThrows(StorageException.class, () -> Schema.QUOTA.decodeKey(Schema.FLOW.key(new Path("u", "channel-1"))));
-    assertThrows(StorageException.class, () -> Schema.QUOTA.decodeKey(HexFormat.of().parseHex("01" + CH1)));
-    assertThrows(StorageException.class, () -> Schema.QUOTA.decodeKey(HexFormat.of().parseHex("01" + CH1 + "00" + UATOM + "00" + "ff")));
-    assertThrows(StorageException.class, () -> Schema.PENDING_SEND.decodeKey(HexFormat.of().parseHex("03" + CH1 + "00" + UATOM + "00" + "0000")));
-    // a sequence of 0 or an invalid channel is corruption, not a caller mistake
-    assertThrows(StorageException.class, () -> Schema.PENDING_SEND.decodeKey(HexFormat.of().parseHex("03" + CH1 + "00" + UATOM + "00" + "0000000000000000")));
-    assertThrows(StorageException.class, () -> Schema.QUOTA.decodeKey(HexFormat.of().parseHex("01" + utf8Hex("bad") + "00" + UATOM + "00")));
+    assertThrows(StorageException.class, () -> Schema.LIMIT_INDEX.decodeKey(new byte[0]));
+    assertThrows(StorageException.class, () -> Schema.LIMIT_INDEX.decodeKey(Schema.LIMIT.key(new Path("u", "channel-1"))));
+    assertThrows(StorageException.class, () -> Schema.LIMIT_INDEX.decodeKey(HexFormat.of().parseHex("09" + CH1)));
+    assertThrows(StorageException.class, () -> Schema.LIMIT_INDEX.decodeKey(HexFormat.of().parseHex("09" + CH1 + "00" + UATOM + "00" + "ff")));
+    assertThrows(StorageException.class, () -> Schema.PENDING_SEND.decodeKey(HexFormat.of().parseHex("0b" + H_CH1_UATOM + "0000")));
+    assertThrows(StorageException.class, () -> Schema.PENDING_SEND.decodeKey(HexFormat.of().parseHex("0b" + H_CH1_UATOM.substring(4))));
+    // an invalid channel is corruption, not a caller mistake
+    assertThrows(StorageException.class, () -> Schema.LIMIT_INDEX.decodeKey(HexFormat.of().parseHex("09" + utf8Hex("bad") + "00" + UATOM + "00")));
+    assertThrows(StorageException.class, () -> Schema.MARKER_PATH.values().decode(HexFormat.of().parseHex(utf8Hex("bad") + "00" + UATOM + "00")));
   }
 
   // ---------------------------------------------------------------- value codecs
 
   @Test
-  void flowValue_roundTripsIncludingZeroAndMax() {
+  void limitValue_roundTripsIncludingZeroMaxAndTheBlacklistBit() {
     BigInteger max = Amounts.LIMIT.subtract(BigInteger.ONE);
     MemoryKvStore store = new MemoryKvStore();
     Path p = new Path("uatom", "channel-1");
-    for (Flow f :
-        List.of(
-            new Flow(BigInteger.ZERO, BigInteger.ZERO, BigInteger.ZERO),
-            new Flow(BigInteger.valueOf(8), BigInteger.valueOf(12), BigInteger.valueOf(100)),
-            new Flow(BigInteger.valueOf(255), BigInteger.valueOf(256), BigInteger.valueOf(128)),
-            new Flow(max, max, max),
-            new Flow(BigInteger.ZERO, max, BigInteger.ONE))) {
-      Schema.FLOW.put(store, p, f);
-      assertEquals(f, Schema.FLOW.get(store, p).orElseThrow());
+    for (Quota q : List.of(new Quota(0, 100, 1), new Quota(10, 10, 24), new Quota(100, 0, Long.MAX_VALUE),
+        new Quota(100, 100, 127), new Quota(1, 1, 128))) {
+      for (Flow f : List.of(
+          new Flow(BigInteger.ZERO, BigInteger.ZERO, BigInteger.ZERO),
+          new Flow(BigInteger.valueOf(8), BigInteger.valueOf(12), BigInteger.valueOf(100)),
+          new Flow(BigInteger.valueOf(255), BigInteger.valueOf(256), BigInteger.valueOf(128)),
+          new Flow(max, max, max),
+          new Flow(BigInteger.ZERO, max, BigInteger.ONE))) {
+        for (boolean bl : new boolean[] {false, true}) {
+          Schema.LimitRow row = new Schema.LimitRow(q, bl, f);
+          Schema.LIMIT.put(store, p, row);
+          assertEquals(row, Schema.LIMIT.get(store, p).orElseThrow());
+        }
+      }
     }
   }
 
   @Test
-  void flowValue_bytesArePinned() {
+  void limitValue_bytesArePinned() {
     MemoryKvStore store = new MemoryKvStore();
     Path p = new Path("uatom", "channel-1");
-    Schema.FLOW.put(store, p, new Flow(BigInteger.ZERO, BigInteger.valueOf(12), BigInteger.valueOf(128)));
-    assertEquals("00" + "010c" + "0180", hex(store.get(Schema.FLOW.key(p)).orElseThrow()));
+    Flow f = new Flow(BigInteger.ZERO, BigInteger.valueOf(12), BigInteger.valueOf(128));
+    Schema.LIMIT.put(store, p, new Schema.LimitRow(new Quota(10, 20, 24), false, f));
+    assertEquals("0a" + "14" + "18" + "00" + "010c" + "0180", hex(store.get(Schema.LIMIT.key(p)).orElseThrow()));
+    Schema.LIMIT.put(store, p, new Schema.LimitRow(new Quota(100, 0, 300), true, f));
+    // 100 | 0x80 = e4; 300 = varint ac 02
+    assertEquals("e4" + "00" + "ac02" + "00" + "010c" + "0180", hex(store.get(Schema.LIMIT.key(p)).orElseThrow()));
     BigInteger max = Amounts.LIMIT.subtract(BigInteger.ONE);
-    Schema.FLOW.put(store, p, new Flow(max, BigInteger.ZERO, BigInteger.ONE));
-    assertEquals("20" + "ff".repeat(32) + "00" + "0101", hex(store.get(Schema.FLOW.key(p)).orElseThrow()));
+    Schema.LIMIT.put(store, p, new Schema.LimitRow(new Quota(1, 1, 1), false, new Flow(max, BigInteger.ZERO, BigInteger.ONE)));
+    assertEquals("0101" + "01" + "20" + "ff".repeat(32) + "00" + "0101", hex(store.get(Schema.LIMIT.key(p)).orElseThrow()));
   }
 
   @Test
-  void corruptFlowValue_isStorageException() {
+  void corruptLimitValue_isStorageException() {
     MemoryKvStore store = new MemoryKvStore();
     Path p = new Path("uatom", "channel-1");
-    byte[] key = Schema.FLOW.key(p);
-    for (String bad : List.of("", "00", "0000", "00000000", "21" + "ff".repeat(33) + "0000", "0501")) {
+    byte[] key = Schema.LIMIT.key(p);
+    for (String bad : List.of("", "0a", "0a0a", "0a0a18", "0a0a1800", "0a0a18" + "21" + "ff".repeat(33) + "0000",
+        "0a0a180501", "0a0a18000000" + "00", "0a0a00000000" /* duration 0 */, "650a18000000" /* 101 % */,
+        "0a0a" + "ff".repeat(10) + "01000000" /* varint too long */)) {
       store.put(key, HexFormat.of().parseHex(bad));
-      assertThrows(StorageException.class, () -> Schema.FLOW.get(store, p), bad);
+      assertThrows(StorageException.class, () -> Schema.LIMIT.get(store, p), bad);
     }
   }
 
   @Test
-  void quotaAndEpochValues_roundTrip() {
+  void epochValues_roundTrip() {
     MemoryKvStore store = new MemoryKvStore();
-    Path p = new Path("uatom", "channel-1");
-    for (Quota q : List.of(new Quota(0, 100, 1), new Quota(10, 10, 24), new Quota(100, 0, Long.MAX_VALUE))) {
-      Schema.QUOTA.put(store, p, q);
-      assertEquals(q, Schema.QUOTA.get(store, p).orElseThrow());
-    }
     for (HourEpoch e :
         List.of(
             new HourEpoch(0, Instant.parse("2024-01-01T00:00:00Z"), 1),
@@ -310,8 +317,8 @@ class SchemaTest {
       Schema.HOUR_EPOCH.put(store, Schema.Unit.INSTANCE, e);
       assertEquals(e, Schema.HOUR_EPOCH.get(store, Schema.Unit.INSTANCE).orElseThrow());
     }
-    store.put(Schema.QUOTA.key(p), new byte[] {(byte) 0xff});
-    assertThrows(StorageException.class, () -> Schema.QUOTA.get(store, p));
+    store.put(Schema.HOUR_EPOCH.key(Schema.Unit.INSTANCE), new byte[] {(byte) 0xff});
+    assertThrows(StorageException.class, () -> Schema.HOUR_EPOCH.get(store, Schema.Unit.INSTANCE));
   }
 
   private static boolean startsWith(byte[] key, byte[] prefix) {
