@@ -23,8 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Supply conservation at scale on the wired example chains: {@code reliability.transfers} seeded
- * random transfers (10,000 in the default run, 100,000 with -Preliability-heavy; the pom sets
- * it), about 100 per block, with
+ * random transfers (100,000 by default; the pom sets it), about 100 per block, with
  * timeouts, error acknowledgements (refused receivers and receive quotas), window resets and
  * governance updates mid-flight ({@link Traffic}). After EVERY block of either chain:
  *
@@ -37,10 +36,13 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * Once everything settles: nothing in flight, escrow equals voucher supply exactly, every supply
  * equals the sum of its balances, no pending send or recv marker is left, and the relayer saw no
- * failed transaction.
+ * failed transaction. With the default seed and 100,000 transfers the outcome counts are pinned:
+ * the same blocks must give the same outcomes on every machine and every run (a read that failed
+ * only on one run once changed them).
  */
 class ConservationAtScaleTest {
-  private static final long SEED = Long.getLong("reliability.conservation.seed", 0xC0_5E_8E_2024L);
+  private static final long DEFAULT_SEED = 0xC0_5E_8E_2024L;
+  private static final long SEED = Long.getLong("reliability.conservation.seed", DEFAULT_SEED);
   private static final int TRANSFERS = Integer.getInteger("reliability.transfers", 100_000);
   private static final int MAX_TRANSFERS_PER_TICK = 200;
   private static final byte[] SUCCESS =
@@ -90,6 +92,11 @@ class ConservationAtScaleTest {
         assertTrue(outcomes.getOrDefault(o, 0) > 0, o + " " + outcomes);
       }
       assertTrue(outcomes.getOrDefault("transfer_denied", 0) > 0, outcomes.toString());
+      if (SEED == DEFAULT_SEED && TRANSFERS == 100_000) {
+        assertEquals("{acked-error=6759, acked-ok=72762, proposal_failed=42, proposal_passed=29,"
+            + " timed-out=7257, transfer_denied=3534}", outcomes.toString(), where);
+        assertEquals(2020, blocksChecked, where);
+      }
     }
   }
 

@@ -99,7 +99,7 @@ final class CachedBranch implements KvBranch {
   public void write(WriteBatch batch) {
     checkOpen();
     Objects.requireNonNull(batch, "batch");
-    batch.forEach((key, value) -> overlay.put(key, value == null ? TOMBSTONE : value));
+    batch.forEachShared((key, value) -> overlay.put(key, value == null ? TOMBSTONE : value));
   }
 
   @Override
@@ -118,10 +118,11 @@ final class CachedBranch implements KvBranch {
     if (!overlay.isEmpty()) {
       WriteBatch batch = new WriteBatch();
       for (Map.Entry<byte[], byte[]> e : overlay.entrySet()) {
+        // the overlay's arrays are private and cleared below: handed over without copies
         if (e.getValue() == TOMBSTONE) {
-          batch.delete(e.getKey());
+          batch.deleteOwned(e.getKey());
         } else {
-          batch.put(e.getKey(), e.getValue());
+          batch.putOwned(e.getKey(), e.getValue());
         }
       }
       parent.write(batch);

@@ -74,7 +74,7 @@ public final class MemoryKvStore implements KvStore, AutoCloseable {
     Objects.requireNonNull(batch, "batch");
     detachScans();
     // Nothing can fail half-way in memory, so applying in order is atomic.
-    batch.forEach(
+    batch.forEachShared(
         (key, value) -> {
           if (value == null) {
             map.remove(key);

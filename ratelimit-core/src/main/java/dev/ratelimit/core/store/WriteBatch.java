@@ -45,6 +45,27 @@ public final class WriteBatch {
     return this;
   }
 
+  /** {@link #put} of arrays the caller hands over: private copies that nobody mutates. */
+  void putOwned(byte[] key, byte[] value) {
+    ops.put(key, value);
+  }
+
+  /** {@link #delete} of a key array the caller hands over, as {@link #putOwned}. */
+  void deleteOwned(byte[] key) {
+    ops.put(key, DELETE);
+  }
+
+  /**
+   * {@link #forEach} without copies, for the stores of this package, which keep the arrays and
+   * never mutate them (the batch's arrays are its own copies, never handed out otherwise).
+   */
+  void forEachShared(BiConsumer<byte[], byte[]> action) {
+    for (Map.Entry<byte[], byte[]> op : ops.entrySet()) {
+      byte[] value = op.getValue();
+      action.accept(op.getKey(), value == DELETE ? null : value);
+    }
+  }
+
   /** Whether the batch holds no operation. */
   public boolean isEmpty() {
     return ops.isEmpty();
