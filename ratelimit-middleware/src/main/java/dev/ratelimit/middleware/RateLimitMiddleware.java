@@ -67,11 +67,19 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
 
   /** A counted receive whose marker is not stored yet. */
   private static final class Receiving {
-    final PendingPacket marker;
+    final RateLimitedPacket counted;
+    final long sequence;
     boolean stored;
 
-    Receiving(PendingPacket marker) {
-      this.marker = marker;
+    Receiving(RateLimitedPacket counted, long sequence) {
+      this.counted = counted;
+      this.sequence = sequence;
+    }
+
+    boolean is(PendingPacket marker) {
+      return sequence == marker.sequence()
+          && counted.channelOrClientId().equals(marker.channelOrClientId())
+          && counted.denom().equals(marker.denom());
     }
   }
 
@@ -129,7 +137,7 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
       long sequence =
           channel.sendPacket(tx, sourcePort, sourceChannel, timeoutHeight, timeoutTimestamp, data);
       if (updated) {
-        keeper.setCountedSendPacket(tx, new PendingPacket(sourceChannel, denom, sequence));
+        keeper.setCountedSendPacket(tx, counted, sequence);
       }
       tx.commit();
       return sequence;
@@ -175,13 +183,12 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
     Objects.requireNonNull(ctx, "ctx");
     Objects.requireNonNull(packet, "packet");
     RateLimitedPacket counted;
-    PendingPacket marker;
     try {
       FungibleTokenPacketData ftpd = PacketDataCodec.decode(packet.data());
       requireChannelId(packet.destinationChannel(), "destination_channel");
       String denom = DenomResolver.recvDenom(packet, ftpd.denom()).localDenom();
       counted = counted(packet.destinationChannel(), denom, ftpd);
-      marker = marker(packet.destinationChannel(), denom, packet);
+      requireSequence(packet);
     } catch (RateLimitException e) {
       ctx.emitDurable(
           RateLimitEvents.invalidPacket(packet.destinationChannel(), e.code(), e.getMessage()));
@@ -205,7 +212,7 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
       if (updated) {
         // The marker is only stored if the app acks asynchronously; while the app runs it lives
         // here, and writeAcknowledgement stores it first if the app acks through it meanwhile.
-        Receiving r = new Receiving(marker);
+        Receiving r = new Receiving(counted, packet.sequence());
         receiving.push(r);
         try {
           ack = app().onRecvPacket(tx, packet, relayer);
@@ -213,7 +220,7 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
           receiving.remove(r);
         }
         if (ack.isEmpty() && !r.stored) {
-          keeper.setCountedRecvPacket(tx, marker);
+          keeper.setCountedRecvPacket(tx, counted, packet.sequence());
         }
       } else {
         ack = app().onRecvPacket(tx, packet, relayer);
@@ -358,9 +365,9 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
       String denom = DenomResolver.recvDenom(packet, ftpd.denom()).localDenom();
       PendingPacket marker = marker(channelId, denom, packet);
       for (Receiving r : receiving) {
-        if (!r.stored && r.marker.equals(marker)) {
+        if (!r.stored && r.is(marker)) {
           // the app acks while its onRecvPacket still runs: store the marker, then settle it
-          keeper.setCountedRecvPacket(step, marker);
+          keeper.setCountedRecvPacket(step, r.counted, r.sequence);
           r.stored = true;
         }
       }
@@ -379,10 +386,14 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
   }
 
   private static PendingPacket marker(String channelId, String denom, Packet packet) {
+    requireSequence(packet);
+    return new PendingPacket(channelId, denom, packet.sequence());
+  }
+
+  private static void requireSequence(Packet packet) {
     if (packet.sequence() == 0) {
       throw new RateLimitException(ErrorCode.INVALID_PACKET_DATA, "packet sequence must not be 0");
     }
-    return new PendingPacket(channelId, denom, packet.sequence());
   }
 
   private static RateLimitedPacket counted(

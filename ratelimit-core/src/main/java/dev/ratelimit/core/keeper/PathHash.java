@@ -1,8 +1,8 @@
 package dev.ratelimit.core.keeper;
 
+import dev.ratelimit.core.model.Sha256;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 
 /**
@@ -15,32 +15,33 @@ import java.util.Arrays;
 final class PathHash {
   static final int LENGTH = 16;
 
-  private static final ThreadLocal<MessageDigest> SHA256 =
-      ThreadLocal.withInitial(
-          () -> {
-            try {
-              return MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-              throw new IllegalStateException("every Java platform must provide SHA-256", e);
-            }
-          });
-
   private PathHash() {}
 
+  /**
+   * The last path hashed on this thread: a packet's row and marker keys hash the same path one
+   * after the other (a pure function's memo, so no state leaks into results).
+   */
+  private static final ThreadLocal<Last> LAST = new ThreadLocal<>();
+
+  private record Last(String channelOrClientId, String denom, byte[] hash) {}
+
   static byte[] of(String channelOrClientId, String denom) {
-    MessageDigest md = SHA256.get();
-    md.reset();
-    update(md, channelOrClientId.getBytes(StandardCharsets.UTF_8));
-    update(md, denom.getBytes(StandardCharsets.UTF_8));
-    return Arrays.copyOf(md.digest(), LENGTH);
+    Last last = LAST.get();
+    if (last != null
+        && last.channelOrClientId().equals(channelOrClientId)
+        && last.denom().equals(denom)) {
+      return last.hash().clone();
+    }
+    byte[] hash = compute(channelOrClientId, denom);
+    LAST.set(new Last(channelOrClientId, denom, hash));
+    return hash.clone();
   }
 
-  private static void update(MessageDigest md, byte[] part) {
-    int n = part.length;
-    md.update((byte) (n >>> 24));
-    md.update((byte) (n >>> 16));
-    md.update((byte) (n >>> 8));
-    md.update((byte) n);
-    md.update(part);
+  private static byte[] compute(String channelOrClientId, String denom) {
+    byte[] c = channelOrClientId.getBytes(StandardCharsets.UTF_8);
+    byte[] d = denom.getBytes(StandardCharsets.UTF_8);
+    ByteBuffer in = ByteBuffer.allocate(8 + c.length + d.length); // big-endian lengths
+    in.putInt(c.length).put(c).putInt(d.length).put(d);
+    return Arrays.copyOf(Sha256.hash(in.array()), LENGTH);
   }
 }

@@ -321,9 +321,11 @@ public final class RateLimitKeeper {
    * The middleware's fast path of {@link #setPendingSendPacket}: records the marker of a send
    * that {@link #checkRateLimitAndUpdateFlow} counted in this same context (it returned true, so
    * the path has a rate limit), without looking the path up again.
+   *
+   * @throws IllegalArgumentException if {@code sequence} is 0
    */
-  public void setCountedSendPacket(BlockContext ctx, PendingPacket packet) {
-    Schema.PENDING_SEND.put(store(ctx), markerKey(packet), Schema.Unit.INSTANCE);
+  public void setCountedSendPacket(BlockContext ctx, RateLimitedPacket counted, long sequence) {
+    Schema.PENDING_SEND.put(store(ctx), countedMarker(counted, sequence), Schema.Unit.INSTANCE);
   }
 
   /** Removes a pending send marker if it exists (a blind delete: no read). */
@@ -352,8 +354,8 @@ public final class RateLimitKeeper {
   }
 
   /** The fast path of {@link #setPendingRecvPacket}, as {@link #setCountedSendPacket}. */
-  public void setCountedRecvPacket(BlockContext ctx, PendingPacket packet) {
-    Schema.PENDING_RECV.put(store(ctx), markerKey(packet), Schema.Unit.INSTANCE);
+  public void setCountedRecvPacket(BlockContext ctx, RateLimitedPacket counted, long sequence) {
+    Schema.PENDING_RECV.put(store(ctx), countedMarker(counted, sequence), Schema.Unit.INSTANCE);
   }
 
   /** Removes a pending recv marker if it exists (a blind delete: no read). */
@@ -396,6 +398,15 @@ public final class RateLimitKeeper {
     if (!Schema.LIMIT.has(s, path)) {
       Schema.MARKER_PATH.put(s, path, path);
     }
+  }
+
+  /** A counted packet was validated already: its marker key needs no PendingPacket. */
+  private static Schema.Marker countedMarker(RateLimitedPacket counted, long sequence) {
+    Objects.requireNonNull(counted, "counted");
+    if (sequence == 0) {
+      throw new IllegalArgumentException("sequence must be at least 1");
+    }
+    return new Schema.Marker(PathHash.of(counted.channelOrClientId(), counted.denom()), sequence);
   }
 
   private static Schema.Marker markerKey(PendingPacket packet) {
@@ -539,9 +550,8 @@ public final class RateLimitKeeper {
     Objects.requireNonNull(direction, "direction");
     Objects.requireNonNull(packet, "packet");
     KvStore s = store(ctx);
-    Path path = packet.path();
     // a limited path carries its denom's blacklist bit: one read instead of two (same SPEC §2 order)
-    byte[] rowKey = Schema.LIMIT.key(path); // hashed once for the read and the write
+    byte[] rowKey = Schema.limitKey(packet.channelOrClientId(), packet.denom()); // read and write
     Optional<Schema.LimitRow> row = s.get(rowKey).map(Schema.LIMIT.values()::decode);
     boolean blacklisted =
         row.isPresent() ? row.get().blacklisted() : Schema.BLACKLIST.has(s, packet.denom());
@@ -567,7 +577,7 @@ public final class RateLimitKeeper {
     Quota quota = row.get().quota();
     QuotaDecision decision = QuotaRules.check(direction, flow, quota, packet.amount());
     if (!decision.allowed()) {
-      String msg = quotaExceededMessage(ctx, direction, path, flow, quota, decision);
+      String msg = quotaExceededMessage(ctx, direction, packet.path(), flow, quota, decision);
       ctx.emitDurable(
           RateLimitEvents.transferDenied(
               RateLimitEvents.REASON_RATE_LIMIT_EXCEEDED,

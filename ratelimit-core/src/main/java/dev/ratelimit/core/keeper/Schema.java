@@ -101,6 +101,11 @@ final class Schema {
     }
   }
 
+  /** {@code LIMIT.key(new Path(denom, channel))} for values validated already (the hot path). */
+  static byte[] limitKey(String channelOrClientId, String denom) {
+    return new KeyEncoding.Builder(LIMIT.id()).fixed(PathHash.of(channelOrClientId, denom)).build();
+  }
+
   /** The 17-byte key prefix of one path's markers in {@code table}. */
   static byte[] markerPrefix(Table<Marker, Unit> table, Path path) {
     return new KeyEncoding.Builder(table.id())

@@ -14,8 +14,12 @@ public final class Texts {
    */
   public static String requireWellFormed(String value, String field) {
     java.util.Objects.requireNonNull(value, field);
-    for (int i = 0; i < value.length(); i++) {
+    int n = value.length();
+    for (int i = 0; i < n; i++) {
       char c = value.charAt(i);
+      if ((c & 0xF800) != 0xD800) { // not a surrogate: the usual case, one test
+        continue;
+      }
       if (Character.isHighSurrogate(c)) {
         if (i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
           i++;

@@ -83,7 +83,9 @@ public final class DenomResolver {
     if (packetDenom.startsWith(IBC_PREFIX)) {
       return packetDenom;
     }
-    return DenomTrace.parse(packetDenom).ibcDenom();
+    DenomTrace trace = DenomTrace.parse(packetDenom);
+    // a parsed trace's full path is its input, so the input is hashed as is (no rebuild)
+    return trace.hasTrace() ? DenomTrace.hashed(packetDenom) : trace.baseDenom();
   }
 
   /**

@@ -3,10 +3,9 @@ package dev.ratelimit.middleware.transfer;
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.model.Identifiers;
+import dev.ratelimit.core.model.Sha256;
 import dev.ratelimit.core.model.Texts;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -59,13 +58,15 @@ public record DenomTrace(List<Hop> trace, String baseDenom) {
     if (parts.length == 1) {
       base = fullPath;
     } else {
+      int offset = 0; // where part i starts in fullPath
       for (int i = 0; i < parts.length; i += 2) {
         if (i < parts.length - 1
             && parts.length > 2
             && Identifiers.isChannelOrClientId(parts[i + 1])) {
           hops.add(new Hop(parts[i], parts[i + 1]));
+          offset += parts[i].length() + parts[i + 1].length() + 2;
         } else {
-          base = String.join("/", List.of(parts).subList(i, parts.length));
+          base = fullPath.substring(offset); // parts i.. joined with '/'
           break;
         }
       }
@@ -105,12 +106,6 @@ public record DenomTrace(List<Hop> trace, String baseDenom) {
 
   /** {@code ibc/} + UPPER-case hex SHA-256 of the UTF-8 of {@code path}. */
   static String hashed(String path) {
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(path.getBytes(StandardCharsets.UTF_8));
-      return "ibc/" + UPPER_HEX.formatHex(digest);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform has SHA-256", e);
-    }
+    return "ibc/" + UPPER_HEX.formatHex(Sha256.hash(path.getBytes(StandardCharsets.UTF_8)));
   }
 }

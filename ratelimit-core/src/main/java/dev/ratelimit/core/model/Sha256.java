@@ -1,0 +1,29 @@
+package dev.ratelimit.core.model;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
+/**
+ * SHA-256 on the hot path: one digest instance per thread instead of a provider lookup per call
+ * (denom traces and store keys are hashed on every packet).
+ */
+public final class Sha256 {
+  private static final ThreadLocal<MessageDigest> DIGEST =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+              throw new IllegalStateException("every Java platform must provide SHA-256", e);
+            }
+          });
+
+  private Sha256() {}
+
+  /** The 32-byte SHA-256 of {@code data}. */
+  public static byte[] hash(byte[] data) {
+    MessageDigest md = DIGEST.get();
+    md.reset();
+    return md.digest(data);
+  }
+}

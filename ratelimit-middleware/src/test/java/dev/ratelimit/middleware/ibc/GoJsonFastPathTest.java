@@ -1,0 +1,93 @@
+package dev.ratelimit.middleware.ibc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.ratelimit.core.ErrorCode;
+import dev.ratelimit.core.RateLimitException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link GoJson#readStringObject} answers simple objects without the general parser: for every
+ * input, its result (the map, or the exception's code and message) must equal the general
+ * parser's. Seeded inputs built around the simple grammar's edges.
+ */
+class GoJsonFastPathTest {
+  private static final Set<String> KEYS = Set.of("denom", "amount", "sender", "receiver", "memo");
+  private static final List<String> PIECES = List.of(
+      "{", "}", "\"", ":", ",", " ", "\t", "\n", "\r", "\u000b", "\\", "\\\"", "\\u0041", "\\n",
+      "\"denom\"", "\"amount\"", "\"sender\"", "\"receiver\"", "\"memo\"", "\"other\"", "\"Denom\"",
+      "\"uatom\"", "\"10\"", "\"\"", "10", "null", "true", "[]", "{}", "\u007f", "\u0001", "é",
+      "\ud83d\ude00", "x", "/", "ibc/ABC", "\"transfer/channel-0/uatom\"");
+
+  @Test
+  void fastPathAndGeneralParser_agreeOnEveryInput() {
+    Random r = new Random(0x15_0F_2026L);
+    int simpleAccepted = 0;
+    for (int i = 0; i < 20_000; i++) {
+      String text = i % 2 == 0 ? mutatedPacket(r) : randomPieces(r);
+      byte[] json = text.getBytes(StandardCharsets.UTF_8);
+      String fast = outcome(() -> GoJson.readStringObject(json, KEYS, ErrorCode.INVALID_PACKET_DATA));
+      String general = outcome(
+          () -> GoJson.readStringObjectGeneral(json, KEYS, ErrorCode.INVALID_PACKET_DATA));
+      assertEquals(general, fast, "input " + text);
+      if (fast.startsWith("{")) {
+        simpleAccepted++;
+      }
+    }
+    assertEquals(true, simpleAccepted > 1_000, "accepted inputs: " + simpleAccepted);
+  }
+
+  @Test
+  void simpleObjects_keepDocumentOrder() {
+    byte[] json = " {\"memo\" : \"m\",\n\"denom\":\"uatom\"}\r\n".getBytes(StandardCharsets.US_ASCII);
+    Map<String, String> m = GoJson.readStringObject(json, KEYS, ErrorCode.INVALID_PACKET_DATA);
+    assertEquals(List.of("memo", "denom"), List.copyOf(m.keySet()));
+    assertEquals(List.of("m", "uatom"), List.copyOf(m.values()));
+  }
+
+  private static String mutatedPacket(Random r) {
+    String packet = "{\"denom\":\"transfer/channel-0/uatom\",\"amount\":\"100\","
+        + "\"sender\":\"cosmos1abc\",\"receiver\":\"osmo1xyz\",\"memo\":\"hi\"}";
+    StringBuilder sb = new StringBuilder(packet);
+    int edits = r.nextInt(3);
+    for (int e = 0; e < edits; e++) {
+      int at = r.nextInt(sb.length() + 1);
+      switch (r.nextInt(3)) {
+        case 0 -> sb.insert(at, PIECES.get(r.nextInt(PIECES.size())));
+        case 1 -> {
+          if (at < sb.length()) {
+            sb.deleteCharAt(at);
+          }
+        }
+        default -> {
+          if (at < sb.length()) {
+            sb.setCharAt(at, PIECES.get(r.nextInt(PIECES.size())).charAt(0));
+          }
+        }
+      }
+    }
+    return sb.toString();
+  }
+
+  private static String randomPieces(Random r) {
+    StringBuilder sb = new StringBuilder("{");
+    int n = r.nextInt(12);
+    for (int i = 0; i < n; i++) {
+      sb.append(PIECES.get(r.nextInt(PIECES.size())));
+    }
+    return sb.toString();
+  }
+
+  private static String outcome(java.util.function.Supplier<Map<String, String>> read) {
+    try {
+      return read.get().toString();
+    } catch (RateLimitException e) {
+      return "code " + e.code() + ": " + e.getMessage();
+    }
+  }
+}
