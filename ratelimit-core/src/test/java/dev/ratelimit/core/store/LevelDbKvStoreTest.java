@@ -195,6 +195,30 @@ class LevelDbKvStoreTest extends KvStoreContractTest {
   }
 
   @Test
+  void aTableFileGoneUnderneath_isAStorageException_neverAPlainRuntimeException() throws IOException {
+    // what a read racing a compaction saw in iq80 0.12 ("Could not open table", an unchecked
+    // exception that is not a DBException): a chain must halt on it, not fail one transaction
+    byte[] value = new byte[1024];
+    for (int i = 0; i < 6000; i++) {
+      store.put(new byte[] {(byte) (i >>> 8), (byte) i}, value);
+    }
+    leveldb().close();
+    LevelDbKvStore.open(tempDir.resolve("db")).close(); // recovery moves the log into tables
+    try (Stream<Path> files = Files.list(tempDir.resolve("db"))) {
+      List<Path> tables = files.filter(f -> f.toString().endsWith(".sst")).toList();
+      assertTrue(!tables.isEmpty(), "no table file written");
+      for (Path f : tables) {
+        Files.delete(f);
+      }
+    }
+    try (LevelDbKvStore reopened = LevelDbKvStore.open(tempDir.resolve("db"))) {
+      StorageException get = assertThrows(StorageException.class, () -> reopened.get(new byte[] {0, 1}));
+      assertTrue(get.getMessage().contains(tempDir.resolve("db").toString()), get.getMessage());
+      assertThrows(StorageException.class, () -> StoreDigest.hex(reopened));
+    }
+  }
+
+  @Test
   void digest_equalsMemoryStoreWithSameContent_andDiffersAfterOneChange() {
     MemoryKvStore memory = new MemoryKvStore();
     for (KvStore kv : List.of(store, memory)) {
