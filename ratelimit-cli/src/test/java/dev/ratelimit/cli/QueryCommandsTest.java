@@ -242,6 +242,22 @@ class QueryCommandsTest {
   }
 
   @Test
+  void homeOfTheFirstStoreLayout_isRefusedWithOneLine_notReadAsEmpty(@TempDir Path copy)
+      throws IOException {
+    Path h = copyHome(copy);
+    try (dev.ratelimit.core.store.LevelDbKvStore db =
+        dev.ratelimit.core.store.LevelDbKvStore.open(dev.ratelimit.core.store.NodeHome.dataDir(h))) {
+      dev.ratelimit.core.store.KvStore module = dev.ratelimit.core.store.NodeHome.rateLimitStore(db);
+      module.delete(new byte[] {0x0F}); // no layout version
+      module.put(new byte[] {0x01, 'c', 0, 'u', 0}, new byte[] {0x0A}); // a version-1 quota row
+    }
+    Cli r = Cli.run("list-rate-limits", "--home", h.toString());
+    assertEquals(2, r.exit(), r.toString());
+    assertEquals(1, r.errLines().size(), r.toString());
+    assertTrue(r.err().contains("first layout (version 1"), r.err());
+  }
+
+  @Test
   void corruptChannelsJson_exit2(@TempDir Path copy) throws IOException {
     Path h = copyHome(copy);
     Files.writeString(h.resolve("config/channels.json"), "{\"channel-5\": 5}");

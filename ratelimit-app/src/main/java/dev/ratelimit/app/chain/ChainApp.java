@@ -112,6 +112,15 @@ public final class ChainApp implements AutoCloseable {
             "home " + db.directory() + " holds chain " + stored + ", not " + chain.chainId());
       }
       lastAppHash = StoreDigest.sha256(db);
+      try {
+        query(ctx -> { // a home of an older store layout must not resume as if it had no limits
+          rateLimits.requireCurrentLayout(ctx);
+          return null;
+        });
+      } catch (StorageException e) {
+        db.close();
+        throw e;
+      }
     }
   }
 

@@ -81,7 +81,10 @@ public final class HomeSnapshot implements AutoCloseable {
       throw new HomeException("cannot open the database of " + home + ": " + e.getMessage(), e);
     }
     try {
-      return new HomeSnapshot(home, copy, db, NodeHome.readLastBlock(db), chainIds);
+      HomeSnapshot snapshot =
+          new HomeSnapshot(home, copy, db, NodeHome.readLastBlock(db), chainIds);
+      snapshot.keeper().requireCurrentLayout(snapshot.context(Instant.EPOCH));
+      return snapshot;
     } catch (RuntimeException e) {
       db.close();
       deleteTree(copy);

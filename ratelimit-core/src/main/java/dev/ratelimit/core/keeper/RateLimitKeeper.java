@@ -783,6 +783,40 @@ public final class RateLimitKeeper {
     HourEpoch epoch =
         genesis.hourEpoch().orElseGet(() -> EpochRules.initial(ctx.time(), ctx.height()));
     Schema.HOUR_EPOCH.put(store(ctx), Schema.Unit.INSTANCE, epoch);
+    Schema.LAYOUT.put(store(ctx), Schema.Unit.INSTANCE, Schema.LAYOUT_VERSION);
+  }
+
+  /**
+   * Checks that the module's store is in the layout this build reads, before a node resumes on it
+   * or a tool queries it: an empty store, or one InitGenesis wrote with this layout. A store of
+   * the first layout (before the hashed per-packet rows) would otherwise read as holding no rate
+   * limits at all.
+   *
+   * @throws StorageException naming the layout found; there is no in-place migration (export the
+   *     genesis with the build that wrote the store, then InitGenesis with this one)
+   */
+  public void requireCurrentLayout(BlockContext ctx) {
+    KvStore s = store(ctx);
+    Optional<Long> version = Schema.LAYOUT.get(s, Schema.Unit.INSTANCE);
+    if (version.isPresent()) {
+      if (version.get() != Schema.LAYOUT_VERSION) {
+        throw new StorageException("the rate-limit store has layout version "
+            + Long.toUnsignedString(version.get()) + "; this build reads version "
+            + Schema.LAYOUT_VERSION);
+      }
+      return;
+    }
+    byte[] from = {(byte) Schema.FIRST_RETIRED_TABLE};
+    byte[] to = {(byte) (Schema.LAST_RETIRED_TABLE + 1)};
+    boolean firstLayout;
+    try (KvScan scan = s.scan(from, to)) {
+      firstLayout = scan.hasNext();
+    }
+    if (firstLayout || Schema.HOUR_EPOCH.has(s, Schema.Unit.INSTANCE)) {
+      throw new StorageException("the rate-limit store was written by the first layout (version 1,"
+          + " quota and flow rows keyed by channel and denom), which this build does not read;"
+          + " export its genesis with the build that wrote it and start from that genesis");
+    }
   }
 
   /** The module's state as a genesis, every list in canonical order. */

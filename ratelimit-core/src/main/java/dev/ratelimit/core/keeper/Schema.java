@@ -41,6 +41,7 @@ import java.util.Arrays;
  * 0C  pending_recv     path hash, sequence(u64)             empty
  * 0D  marker_path      path hash                            channel, denom (key-encoded)
  * 0E  limit_by_denom   denom, channel                       empty
+ * 0F  layout           (none)                               layout version (u64), written by InitGenesis
  * </pre>
  *
  * <p>0D names the markers of a path without a rate limit (imported by genesis or set through the
@@ -74,6 +75,15 @@ final class Schema {
       new Table<>(0x0D, "marker_path", hashedPathKeys(), pathValues());
   static final Table<Path, Unit> LIMIT_BY_DENOM =
       new Table<>(0x0E, "limit_by_denom", denomFirstPathKeys(), unitValues());
+  static final Table<Unit, Long> LAYOUT = new Table<>(0x0F, "layout", unitKeys(), u64Values());
+
+  /** This layout's version: 1 was the first layout (tables 01-08), 2 this one. */
+  static final long LAYOUT_VERSION = 2;
+
+  /** The table ids of the first layout that this one retired: data under them is version 1's. */
+  static final int FIRST_RETIRED_TABLE = 0x01;
+
+  static final int LAST_RETIRED_TABLE = 0x04;
 
   /** An entry of the reset schedule: limits grouped by window length, so a rollover reads only
    * the groups whose window ends. */
@@ -261,6 +271,24 @@ final class Schema {
     } catch (IllegalArgumentException e) {
       throw new StorageException("corrupt rate limit key: " + e.getMessage(), e);
     }
+  }
+
+  /** 8 bytes big-endian. */
+  private static Table.ValueCodec<Long> u64Values() {
+    return new Table.ValueCodec<>() {
+      @Override
+      public byte[] encode(Long v) {
+        return java.nio.ByteBuffer.allocate(Long.BYTES).putLong(v).array();
+      }
+
+      @Override
+      public Long decode(byte[] bytes) {
+        if (bytes.length != Long.BYTES) {
+          throw new StorageException("corrupt layout value: " + bytes.length + " bytes");
+        }
+        return java.nio.ByteBuffer.wrap(bytes).getLong();
+      }
+    };
   }
 
   private static Table.ValueCodec<Unit> unitValues() {

@@ -535,6 +535,35 @@ class RateLimitKeeperTest {
         keeper.getAllRateLimits(ctx()).stream().map(RateLimit::path).toList());
   }
 
+  @Test
+  void layoutCheck_acceptsThisLayout_andNamesAnOlderOrUnknownOne() {
+    keeper.requireCurrentLayout(ctx()); // InitGenesis wrote version 2
+    assertEquals(Optional.of(2L), Schema.LAYOUT.get(ctx().store(), Schema.Unit.INSTANCE));
+
+    // the first layout: a quota row under table 01 and an epoch, no layout row
+    Schema.LAYOUT.delete(ctx().store(), Schema.Unit.INSTANCE);
+    ctx().store().put(new byte[] {0x01, 'c', 0, 'u', 0}, new byte[] {0x0a});
+    dev.ratelimit.core.store.StorageException first = assertThrows(
+        dev.ratelimit.core.store.StorageException.class, () -> keeper.requireCurrentLayout(ctx()));
+    assertTrue(first.getMessage().contains("first layout (version 1"), first.getMessage());
+
+    Schema.LAYOUT.put(ctx().store(), Schema.Unit.INSTANCE, 3L);
+    dev.ratelimit.core.store.StorageException newer = assertThrows(
+        dev.ratelimit.core.store.StorageException.class, () -> keeper.requireCurrentLayout(ctx()));
+    assertTrue(newer.getMessage().contains("layout version 3; this build reads version 2"),
+        newer.getMessage());
+  }
+
+  @Test
+  void layoutCheck_acceptsAnEmptyModuleStore() {
+    TestChain empty = TestChain.open(engine, tempDir.resolve("empty"), GENESIS);
+    try {
+      empty.keeper().requireCurrentLayout(empty.ctx());
+    } finally {
+      empty.close();
+    }
+  }
+
   // ---------------------------------------------------------------- whitelist
 
   @Test
@@ -993,7 +1022,7 @@ class RateLimitKeeperTest {
             own++;
           }
         }
-        assertEquals(1, own); // only the hour epoch is left
+        assertEquals(2, own); // only the hour epoch and the layout version are left
       }
     }
   }
