@@ -120,7 +120,9 @@ public final class RateLimitKeeper {
     if (!indexed) {
       Schema.LIMIT_INDEX.put(s, path, Schema.Unit.INSTANCE);
       Schema.LIMIT_BY_DENOM.put(s, path, Schema.Unit.INSTANCE);
-      Schema.MARKER_PATH.delete(s, path); // the index names this path's markers from now on
+      if (Schema.MARKER_PATH.has(s, path)) { // a blind delete would leave a tombstone per limit
+        Schema.MARKER_PATH.delete(s, path); // the index names this path's markers from now on
+      }
     }
     Schema.RESET_SCHEDULE.put(
         s, new Schema.ScheduledReset(rateLimit.quota().durationHours(), path), Schema.Unit.INSTANCE);
