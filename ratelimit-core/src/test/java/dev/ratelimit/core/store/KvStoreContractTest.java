@@ -367,15 +367,16 @@ public abstract class KvStoreContractTest {
   @Test
   void branchCommit_isOneAtomicWriteToParent() {
     putAll("01");
-    RecordingStore parent = new RecordingStore(store);
+    dev.ratelimit.core.testing.RecordingKvStore parent =
+        new dev.ratelimit.core.testing.RecordingKvStore(store);
     try (KvBranch branch = parent.branch()) {
       branch.put(hex("02"), hex("22"));
       branch.delete(hex("01"));
       branch.put(hex("ff"), hex("ee"));
-      assertEquals(List.of(), parent.calls);
+      assertEquals(List.of(), parent.calls());
       branch.commit();
     }
-    assertEquals(List.of("write WriteBatch[01 delete, 02=22, ff=ee]"), parent.calls);
+    assertEquals(List.of("write WriteBatch[01 delete, 02=22, ff=ee]"), parent.calls());
     assertEquals(List.of("02=22", "ff=ee"), dump(store));
   }
 
@@ -516,43 +517,5 @@ public abstract class KvStoreContractTest {
       scan.forEachRemaining(e -> out.add(Bytes.hex(e.key())));
     }
     return out;
-  }
-
-  /** Forwards to a store and records every mutating call. */
-  private static final class RecordingStore implements KvStore {
-    final KvStore delegate;
-    final List<String> calls = new ArrayList<>();
-
-    RecordingStore(KvStore delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public Optional<byte[]> get(byte[] key) {
-      return delegate.get(key);
-    }
-
-    @Override
-    public void put(byte[] key, byte[] value) {
-      calls.add("put " + Bytes.hex(key));
-      delegate.put(key, value);
-    }
-
-    @Override
-    public void delete(byte[] key) {
-      calls.add("delete " + Bytes.hex(key));
-      delegate.delete(key);
-    }
-
-    @Override
-    public KvScan scan(byte[] fromInclusive, byte[] toExclusive) {
-      return delegate.scan(fromInclusive, toExclusive);
-    }
-
-    @Override
-    public void write(WriteBatch batch) {
-      calls.add("write " + batch);
-      delegate.write(batch);
-    }
   }
 }
