@@ -16,8 +16,11 @@ import dev.ratelimit.app.chain.ChainApp;
 import dev.ratelimit.app.chain.TxResult;
 import dev.ratelimit.app.ibc.IbcEvents;
 import dev.ratelimit.app.inject.ChainComponent;
+import dev.ratelimit.app.inject.DaggerForwardingChainComponent;
+import dev.ratelimit.app.inject.ForwardingChainComponent;
 import dev.ratelimit.app.relayer.Coordinator;
 import dev.ratelimit.app.relayer.OsmosisStride;
+import dev.ratelimit.app.transfer.ForwardingApp;
 import dev.ratelimit.core.genesis.Genesis;
 import dev.ratelimit.core.keeper.RateLimitEvents;
 import dev.ratelimit.core.model.HourEpoch;
@@ -157,14 +160,14 @@ class AppWiringRegressionTest {
 
   /** Returns Stride's pending recv markers once everything settled. */
   private List<PendingPacket> forwardFailing(boolean throughMiddleware) {
-    HoldingForwardApp[] forward = new HoldingForwardApp[1];
+    ForwardingApp[] forward = new ForwardingApp[1];
     OsmosisStride.ChainOpener opener = (home, chainId, authority) -> {
       if (!chainId.equals(OsmosisStride.STRIDE)) {
         return ChainComponent.open(home, chainId, authority);
       }
-      ForwardingNode node = DaggerForwardingNode.factory()
+      ForwardingChainComponent node = DaggerForwardingChainComponent.factory()
           .create(home, chainId, authority, throughMiddleware);
-      forward[0] = node.forwardApp();
+      forward[0] = node.forwardingApp();
       return node.app();
     };
     Genesis strideLimit = new Genesis(

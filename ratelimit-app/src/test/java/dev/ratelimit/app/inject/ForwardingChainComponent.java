@@ -12,7 +12,9 @@ import dev.ratelimit.app.bank.BankKeeper;
 import dev.ratelimit.app.chain.ChainApp;
 import dev.ratelimit.app.chain.EndBlocker;
 import dev.ratelimit.app.ibc.IbcCore;
+import dev.ratelimit.app.state.ChainInfo;
 import dev.ratelimit.app.transfer.ForwardingApp;
+import dev.ratelimit.app.transfer.TransferApp;
 import dev.ratelimit.core.host.BankSupply;
 import dev.ratelimit.core.host.IbcChannels;
 import dev.ratelimit.core.inject.RateLimitCoreModule;
@@ -23,11 +25,14 @@ import dev.ratelimit.middleware.ibc.Ics4Wrapper;
 import dev.ratelimit.middleware.inject.RateLimitMiddlewareModule;
 import java.nio.file.Path;
 import javax.inject.Named;
+import javax.inject.Provider;
 import javax.inject.Singleton;
 
 /**
  * The chain with a packet-forward-like app between the rate-limit middleware and transfer: the
- * same component as {@link ChainComponent} with the wiring module swapped.
+ * same component as {@link ChainComponent} with the wiring module swapped. {@code
+ * throughMiddleware} picks the forwarding app's ICS4 wrapper: the middleware (right) or IBC core
+ * (the bypass the reliability tests show stranding a marker).
  */
 @Singleton
 @Component(
@@ -39,6 +44,9 @@ import javax.inject.Singleton;
       ForwardingChainComponent.ForwardingWiringModule.class
     })
 public interface ForwardingChainComponent {
+  /** Name of the switch binding. */
+  String THROUGH_MIDDLEWARE = "test.forward_through_middleware";
+
   ChainApp app();
 
   ForwardingApp forwardingApp();
@@ -48,7 +56,8 @@ public interface ForwardingChainComponent {
     ForwardingChainComponent create(
         @BindsInstance @Named(ChainComponent.HOME) Path home,
         @BindsInstance @Named(ChainComponent.CHAIN_ID) String chainId,
-        @BindsInstance @Named(RateLimitGovModule.AUTHORITY) String authority);
+        @BindsInstance @Named(RateLimitGovModule.AUTHORITY) String authority,
+        @BindsInstance @Named(THROUGH_MIDDLEWARE) boolean throughMiddleware);
   }
 
   /** {@link RateLimitWiringModule} with the forwarding app as the middleware's wrapped app. */
@@ -69,6 +78,18 @@ public interface ForwardingChainComponent {
     @Binds
     @Named(RateLimitMiddlewareModule.DOWNSTREAM)
     abstract Ics4Wrapper belowMiddleware(IbcCore ibc);
+
+    @Provides
+    @Singleton
+    static ForwardingApp forwardingApp(
+        TransferApp transfer,
+        @Named(RateLimitMiddlewareModule.RATE_LIMITED) Provider<Ics4Wrapper> middleware,
+        IbcCore core,
+        BankKeeper bank,
+        ChainInfo chain,
+        @Named(THROUGH_MIDDLEWARE) boolean throughMiddleware) {
+      return new ForwardingApp(transfer, throughMiddleware ? middleware.get() : core, bank, chain);
+    }
 
     @Binds
     @Named(RateLimitMiddlewareModule.WRAPPED_APP)

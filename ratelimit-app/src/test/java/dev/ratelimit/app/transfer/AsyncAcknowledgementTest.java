@@ -48,7 +48,7 @@ class AsyncAcknowledgementTest {
         return ChainComponent.open(home, chainId, authority);
       }
       ForwardingChainComponent c =
-          DaggerForwardingChainComponent.factory().create(home, chainId, authority);
+          DaggerForwardingChainComponent.factory().create(home, chainId, authority, true);
       forwarding = c.forwardingApp();
       return c.app();
     });
