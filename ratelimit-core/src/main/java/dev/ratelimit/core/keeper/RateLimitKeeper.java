@@ -236,9 +236,8 @@ public final class RateLimitKeeper {
    * @throws RateLimitException {@link ErrorCode#RATE_LIMIT_NOT_FOUND}
    */
   public RateLimit resetRateLimit(BlockContext ctx, Path path) {
-    RateLimit old = requireRateLimit(ctx, path);
-    Schema.LimitRow row = Schema.LIMIT.get(store(ctx), path).orElseThrow(() -> missingRow(path));
-    return old.withFlow(resetWindow(ctx, path, row));
+    Schema.LimitRow row = requireRow(ctx, path);
+    return new RateLimit(path, row.quota(), resetWindow(ctx, path, row));
   }
 
   /** A fresh window for a limit whose row was just read; returns the new flow. */
@@ -266,10 +265,17 @@ public final class RateLimitKeeper {
   }
 
   private RateLimit requireRateLimit(BlockContext ctx, Path path) {
+    Schema.LimitRow row = requireRow(ctx, path);
+    return new RateLimit(path, row.quota(), row.flow());
+  }
+
+  /** The limit row of an indexed path (the index decides, as for every governance call). */
+  private Schema.LimitRow requireRow(BlockContext ctx, Path path) {
     Objects.requireNonNull(path, "path");
-    return getRateLimit(ctx, path)
-        .orElseThrow(
-            () -> new RateLimitException(ErrorCode.RATE_LIMIT_NOT_FOUND, "no rate limit on " + path));
+    if (!hasRateLimit(ctx, path)) {
+      throw new RateLimitException(ErrorCode.RATE_LIMIT_NOT_FOUND, "no rate limit on " + path);
+    }
+    return Schema.LIMIT.get(store(ctx), path).orElseThrow(() -> missingRow(path));
   }
 
   private BigInteger supply(BlockContext ctx, String denom) {
@@ -408,7 +414,7 @@ public final class RateLimitKeeper {
     if (sequence == 0) {
       throw new IllegalArgumentException("sequence must be at least 1");
     }
-    return new Schema.Marker(PathHash.of(counted.channelOrClientId(), counted.denom()), sequence);
+    return Schema.Marker.of(counted.channelOrClientId(), counted.denom(), sequence);
   }
 
   private static Schema.Marker markerKey(PendingPacket packet) {

@@ -107,7 +107,11 @@ final class Schema {
   /** A pending marker's key: its path's hash and the packet sequence. */
   record Marker(byte[] pathHash, long sequence) {
     static Marker of(PendingPacket p) {
-      return new Marker(PathHash.of(p.channelOrClientId(), p.denom()), p.sequence());
+      return of(p.channelOrClientId(), p.denom(), p.sequence());
+    }
+
+    static Marker of(String channelOrClientId, String denom, long sequence) {
+      return new Marker(PathHash.of(channelOrClientId, denom), sequence);
     }
   }
 
