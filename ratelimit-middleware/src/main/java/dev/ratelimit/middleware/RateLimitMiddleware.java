@@ -21,8 +21,6 @@ import dev.ratelimit.middleware.ibc.Packet;
 import dev.ratelimit.middleware.transfer.DenomResolver;
 import dev.ratelimit.middleware.transfer.FungibleTokenPacketData;
 import dev.ratelimit.middleware.transfer.PacketDataCodec;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -62,18 +60,23 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
   private final RateLimitKeeper keeper;
   private final Ics4Wrapper channel;
   private final Supplier<? extends IbcModule> app;
-  /** Receives counted and now in the app's hands, innermost first (see onRecvPacket). */
-  private final Deque<Receiving> receiving = new ArrayDeque<>();
+  /**
+   * Receives counted and now in the app's hands, innermost first (see onRecvPacket): a stack
+   * linked through {@link Receiving#outer}, usually one deep.
+   */
+  private Receiving receiving;
 
   /** A counted receive whose marker is not stored yet. */
   private static final class Receiving {
     final RateLimitedPacket counted;
     final long sequence;
+    final Receiving outer;
     boolean stored;
 
-    Receiving(RateLimitedPacket counted, long sequence) {
+    Receiving(RateLimitedPacket counted, long sequence, Receiving outer) {
       this.counted = counted;
       this.sequence = sequence;
+      this.outer = outer;
     }
 
     boolean is(PendingPacket marker) {
@@ -212,12 +215,12 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
       if (updated) {
         // The marker is only stored if the app acks asynchronously; while the app runs it lives
         // here, and writeAcknowledgement stores it first if the app acks through it meanwhile.
-        Receiving r = new Receiving(counted, packet.sequence());
-        receiving.push(r);
+        Receiving r = new Receiving(counted, packet.sequence(), receiving);
+        receiving = r;
         try {
           ack = app().onRecvPacket(tx, packet, relayer);
         } finally {
-          receiving.remove(r);
+          receiving = r.outer;
         }
         if (ack.isEmpty() && !r.stored) {
           keeper.setCountedRecvPacket(tx, counted, packet.sequence());
@@ -364,7 +367,7 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
       requireChannelId(channelId, "destination_channel");
       String denom = DenomResolver.recvDenom(packet, ftpd.denom()).localDenom();
       PendingPacket marker = marker(channelId, denom, packet);
-      for (Receiving r : receiving) {
+      for (Receiving r = receiving; r != null; r = r.outer) {
         if (!r.stored && r.is(marker)) {
           // the app acks while its onRecvPacket still runs: store the marker, then settle it
           keeper.setCountedRecvPacket(step, r.counted, r.sequence);

@@ -21,7 +21,8 @@ public final class BlockContext implements AutoCloseable {
   private final KvStore store;
   private final EventSink sink;
   private final BlockContext parent;
-  private final List<Event> buffered;
+  /** A branch's events until commit; made on the first one (most branches emit none). */
+  private List<Event> buffered;
   private boolean closed;
 
   private BlockContext(
@@ -31,7 +32,6 @@ public final class BlockContext implements AutoCloseable {
     this.store = store;
     this.sink = sink;
     this.parent = parent;
-    this.buffered = parent == null ? null : new ArrayList<>();
   }
 
   /**
@@ -71,6 +71,9 @@ public final class BlockContext implements AutoCloseable {
     if (parent == null) {
       sink.emit(event);
     } else {
+      if (buffered == null) {
+        buffered = new ArrayList<>();
+      }
       buffered.add(event);
     }
   }
@@ -107,10 +110,12 @@ public final class BlockContext implements AutoCloseable {
     checkOpen();
     ((KvBranch) store).commit();
     closed = true;
-    for (Event e : buffered) {
-      parent.emit(e);
+    if (buffered != null) {
+      for (Event e : buffered) {
+        parent.emit(e);
+      }
+      buffered = null;
     }
-    buffered.clear();
   }
 
   /** Drops this branch's writes and events; a no-op once committed or discarded. */
@@ -118,7 +123,7 @@ public final class BlockContext implements AutoCloseable {
     requireBranch();
     if (!closed) {
       ((KvBranch) store).discard();
-      buffered.clear();
+      buffered = null;
       closed = true;
     }
   }

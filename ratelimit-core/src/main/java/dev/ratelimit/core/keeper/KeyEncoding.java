@@ -16,10 +16,16 @@ final class KeyEncoding {
 
   /** Builds one key: table id then parts. */
   static final class Builder {
-    private byte[] buf = new byte[64];
+    private byte[] buf;
     private int len;
 
     Builder(byte tableId) {
+      this(tableId, 64);
+    }
+
+    /** A builder sized for a key of {@code capacity} bytes (it grows if needed). */
+    Builder(byte tableId, int capacity) {
+      buf = new byte[Math.max(1, capacity)];
       buf[len++] = tableId;
     }
 
@@ -67,7 +73,8 @@ final class KeyEncoding {
     }
 
     byte[] build() {
-      return java.util.Arrays.copyOf(buf, len);
+      // an exactly sized buffer is handed over (the builder is not used after build)
+      return len == buf.length ? buf : java.util.Arrays.copyOf(buf, len);
     }
 
     private void ensure(int more) {

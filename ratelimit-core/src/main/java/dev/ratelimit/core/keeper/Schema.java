@@ -9,7 +9,6 @@ import dev.ratelimit.core.model.PendingPacket;
 import dev.ratelimit.core.model.Quota;
 import dev.ratelimit.core.model.WhitelistedAddressPair;
 import dev.ratelimit.core.store.StorageException;
-import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.util.Arrays;
@@ -117,12 +116,14 @@ final class Schema {
 
   /** {@code LIMIT.key(new Path(denom, channel))} for values validated already (the hot path). */
   static byte[] limitKey(String channelOrClientId, String denom) {
-    return new KeyEncoding.Builder(LIMIT.id()).fixed(PathHash.of(channelOrClientId, denom)).build();
+    return new KeyEncoding.Builder(LIMIT.id(), 1 + PathHash.LENGTH)
+        .fixed(PathHash.of(channelOrClientId, denom))
+        .build();
   }
 
   /** The 17-byte key prefix of one path's markers in {@code table}. */
   static byte[] markerPrefix(Table<Marker, Unit> table, Path path) {
-    return new KeyEncoding.Builder(table.id())
+    return new KeyEncoding.Builder(table.id(), 1 + PathHash.LENGTH)
         .fixed(PathHash.of(path.channelOrClientId(), path.denom()))
         .build();
   }
@@ -321,21 +322,30 @@ final class Schema {
     return new Table.ValueCodec<>() {
       @Override
       public byte[] encode(LimitRow row) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(32);
+        // a plain array of the exact size: ByteArrayOutputStream locks on every write
         Quota q = row.quota();
-        out.write(q.maxPercentSend() | (row.blacklisted() ? 0x80 : 0));
-        out.write(q.maxPercentRecv());
+        Flow f = row.flow();
+        byte[] in = magnitude(f.inflow());
+        byte[] out = magnitude(f.outflow());
+        byte[] cv = magnitude(f.channelValue());
         long d = q.durationHours();
+        int varint = 1;
+        for (long rest = d >>> 7; rest != 0; rest >>>= 7) {
+          varint++;
+        }
+        byte[] bytes = new byte[2 + varint + 3 + in.length + out.length + cv.length];
+        bytes[0] = (byte) (q.maxPercentSend() | (row.blacklisted() ? 0x80 : 0));
+        bytes[1] = (byte) q.maxPercentRecv();
+        int pos = 2;
         while ((d & ~0x7FL) != 0) {
-          out.write((int) ((d & 0x7F) | 0x80));
+          bytes[pos++] = (byte) ((d & 0x7F) | 0x80);
           d >>>= 7;
         }
-        out.write((int) d);
-        Flow f = row.flow();
-        writeMagnitude(out, f.inflow());
-        writeMagnitude(out, f.outflow());
-        writeMagnitude(out, f.channelValue());
-        return out.toByteArray();
+        bytes[pos++] = (byte) d;
+        pos = putMagnitude(bytes, pos, in);
+        pos = putMagnitude(bytes, pos, out);
+        putMagnitude(bytes, pos, cv);
+        return bytes;
       }
 
       @Override
@@ -373,14 +383,21 @@ final class Schema {
     };
   }
 
-  private static void writeMagnitude(ByteArrayOutputStream out, BigInteger v) {
+  /** The big-endian magnitude of a non-negative value, without leading zeros (0 is empty). */
+  private static byte[] magnitude(BigInteger v) {
     byte[] raw = v.toByteArray(); // two's complement, may carry a leading sign byte
     int skip = 0;
     while (skip < raw.length && raw[skip] == 0) {
       skip++;
     }
-    out.write(raw.length - skip);
-    out.write(raw, skip, raw.length - skip);
+    return skip == 0 ? raw : Arrays.copyOfRange(raw, skip, raw.length);
+  }
+
+  /** Writes a length byte and {@code magnitude} at {@code pos}; returns the position after. */
+  private static int putMagnitude(byte[] bytes, int pos, byte[] magnitude) {
+    bytes[pos++] = (byte) magnitude.length;
+    System.arraycopy(magnitude, 0, bytes, pos, magnitude.length);
+    return pos + magnitude.length;
   }
 
   private static BigInteger readMagnitude(byte[] bytes, int[] pos) {

@@ -12,6 +12,7 @@ public final class Amounts {
   public static final BigInteger LIMIT = BigInteger.ONE.shiftLeft(256);
 
   private static final int MAX_DIGITS = 78; // 2^256 has 78 decimal digits
+  private static final int MAX_LONG_DIGITS = 18; // every 18-digit decimal fits a long
 
   private Amounts() {}
 
@@ -69,6 +70,9 @@ public final class Amounts {
     if (text.length() > MAX_DIGITS) {
       throw new IllegalArgumentException(
           field + " must be below 2^256, got " + text.length() + " digits");
+    }
+    if (text.length() <= MAX_LONG_DIGITS) { // most amounts: no BigInteger parser
+      return BigInteger.valueOf(Long.parseLong(text));
     }
     return require(new BigInteger(text), field);
   }

@@ -19,7 +19,7 @@ import java.util.TreeMap;
  */
 final class CachedBranch implements KvBranch {
   /** Marks a delete in {@link #overlay}; compared by identity, never handed out. */
-  private static final byte[] TOMBSTONE = new byte[0];
+  private static final byte[] TOMBSTONE = WriteBatch.DELETE;
 
   private enum State {
     OPEN,
@@ -116,18 +116,10 @@ final class CachedBranch implements KvBranch {
   public void commit() {
     checkOpen();
     if (!overlay.isEmpty()) {
-      WriteBatch batch = new WriteBatch();
-      for (Map.Entry<byte[], byte[]> e : overlay.entrySet()) {
-        // the overlay's arrays are private and cleared below: handed over without copies
-        if (e.getValue() == TOMBSTONE) {
-          batch.deleteOwned(e.getKey());
-        } else {
-          batch.putOwned(e.getKey(), e.getValue());
-        }
-      }
-      parent.write(batch);
+      // the overlay's arrays are private and its deletes are batch deletes: handed over as the
+      // batch itself, without copies (a committed branch never reads it again)
+      parent.write(WriteBatch.ofOwned(overlay));
     }
-    overlay.clear();
     state = State.COMMITTED;
   }
 

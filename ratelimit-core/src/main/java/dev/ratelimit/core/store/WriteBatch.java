@@ -13,13 +13,30 @@ import java.util.function.BiConsumer;
  * put). Arrays are copied on the way in and on the way out. Not thread-safe.
  */
 public final class WriteBatch {
-  /** Marks a delete inside {@link #ops}; compared by identity, never handed out. */
-  private static final byte[] DELETE = new byte[0];
+  /**
+   * Marks a delete inside {@link #ops}; compared by identity, never handed out. {@link
+   * CachedBranch} marks its deletes with it too, so its overlay can become a batch as it is.
+   */
+  static final byte[] DELETE = new byte[0];
 
-  private final TreeMap<byte[], byte[]> ops = new TreeMap<>(Bytes.ORDER);
+  private final TreeMap<byte[], byte[]> ops;
 
   /** An empty batch. */
-  public WriteBatch() {}
+  public WriteBatch() {
+    this(new TreeMap<>(Bytes.ORDER));
+  }
+
+  private WriteBatch(TreeMap<byte[], byte[]> ops) {
+    this.ops = ops;
+  }
+
+  /**
+   * A batch over {@code ops} itself, no copy: keys in {@link Bytes#ORDER}, deletes marked with
+   * {@link #DELETE}, private arrays nobody mutates; the caller must not touch the map afterwards.
+   */
+  static WriteBatch ofOwned(TreeMap<byte[], byte[]> ops) {
+    return new WriteBatch(ops);
+  }
 
   /**
    * Records {@code key -> value} ({@code value} may be empty), replacing any earlier operation on
@@ -43,16 +60,6 @@ public final class WriteBatch {
     Bytes.requireKey(key);
     ops.put(key.clone(), DELETE);
     return this;
-  }
-
-  /** {@link #put} of arrays the caller hands over: private copies that nobody mutates. */
-  void putOwned(byte[] key, byte[] value) {
-    ops.put(key, value);
-  }
-
-  /** {@link #delete} of a key array the caller hands over, as {@link #putOwned}. */
-  void deleteOwned(byte[] key) {
-    ops.put(key, DELETE);
   }
 
   /**

@@ -116,9 +116,9 @@ public final class DenomResolver {
     // The whole trace must have a base denom in either case (SPEC §3:
     // transfer/channel-1/transfer/channel-2 is invalid even when it comes back on channel-1).
     DenomTrace sent = DenomTrace.parse(packetDenom);
-    String sourcePrefix = sourcePort + "/" + sourceChannel + "/";
-    if (packetDenom.startsWith(sourcePrefix)) {
-      DenomTrace local = DenomTrace.parse(packetDenom.substring(sourcePrefix.length()));
+    int prefix = sourcePort.length() + 1 + sourceChannel.length() + 1; // sourcePort/sourceChannel/
+    if (startsWithHop(packetDenom, sourcePort, sourceChannel)) {
+      DenomTrace local = DenomTrace.parse(packetDenom.substring(prefix));
       return new ReceivedDenom(true, local.ibcDenom(), local);
     }
 
@@ -152,6 +152,17 @@ public final class DenomResolver {
         packet.destinationPort(),
         packet.destinationChannel(),
         packetDenom);
+  }
+
+  /** Whether {@code denom} starts with {@code port/channel/} (no string built per packet). */
+  private static boolean startsWithHop(String denom, String port, String channel) {
+    int p = port.length();
+    int c = channel.length();
+    return denom.length() >= p + c + 2
+        && denom.startsWith(port)
+        && denom.charAt(p) == '/'
+        && denom.startsWith(channel, p + 1)
+        && denom.charAt(p + 1 + c) == '/';
   }
 
   private static void requireNotBlank(String packetDenom) {

@@ -52,6 +52,9 @@ public record DenomTrace(List<Hop> trace, String baseDenom) {
    */
   public static DenomTrace parse(String fullPath) {
     Objects.requireNonNull(fullPath, "fullPath");
+    if (fullPath.indexOf('/') < 0) { // a base denom (most received denoms): nothing to split
+      return new DenomTrace(List.of(), requireBase(fullPath, fullPath));
+    }
     String[] parts = fullPath.split("/", -1);
     List<Hop> hops = new ArrayList<>();
     String base = "";
@@ -71,12 +74,16 @@ public record DenomTrace(List<Hop> trace, String baseDenom) {
         }
       }
     }
+    return new DenomTrace(hops, requireBase(base, fullPath));
+  }
+
+  private static String requireBase(String base, String fullPath) {
     if (GoText.isBlank(base)) {
       throw new RateLimitException(
           ErrorCode.INVALID_PACKET_DATA,
           "denom " + Texts.quote(fullPath) + " has an empty or blank base denom");
     }
-    return new DenomTrace(hops, base);
+    return base;
   }
 
   /** True when the denom has travelled at least one hop. */

@@ -43,14 +43,15 @@ final class GoText {
 
   /** True when {@code s} holds a surrogate that is not half of a pair (not valid Unicode). */
   static boolean hasLoneSurrogate(String s) {
-    for (int i = 0; i < s.length(); i++) {
+    int n = s.length();
+    for (int i = 0; i < n; i++) {
       char c = s.charAt(i);
-      if (Character.isHighSurrogate(c)
-          && i + 1 < s.length()
-          && Character.isLowSurrogate(s.charAt(i + 1))) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        return true;
+      if (c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE) { // rare: one range test
+        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+          i++;
+        } else {
+          return true;
+        }
       }
     }
     return false;

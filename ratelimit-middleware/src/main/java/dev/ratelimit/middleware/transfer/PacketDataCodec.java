@@ -8,9 +8,7 @@ import dev.ratelimit.middleware.ibc.GoJson;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * The one strict ICS-20 packet data codec, shared by the rate-limit middleware and the transfer
@@ -33,8 +31,14 @@ import java.util.Set;
  * way.
  */
 public final class PacketDataCodec {
-  private static final Set<String> KEYS = Set.of("denom", "amount", "sender", "receiver", "memo");
-  private static final List<String> REQUIRED = List.of("denom", "amount", "sender", "receiver");
+  /** The keys in field order; all but the last ({@code memo}) are required. */
+  private static final List<String> KEYS = List.of("denom", "amount", "sender", "receiver", "memo");
+
+  private static final int DENOM = 0;
+  private static final int AMOUNT = 1;
+  private static final int SENDER = 2;
+  private static final int RECEIVER = 3;
+  private static final int MEMO = 4;
 
   private PacketDataCodec() {}
 
@@ -49,36 +53,38 @@ public final class PacketDataCodec {
     if (data == null) {
       throw new RateLimitException(ErrorCode.INVALID_PACKET_DATA, "packet data is null");
     }
-    Map<String, String> fields = GoJson.readStringObject(data, KEYS, ErrorCode.INVALID_PACKET_DATA);
-    for (String key : REQUIRED) {
-      String value = fields.get(key);
+    String[] fields = GoJson.readStringFields(data, KEYS, ErrorCode.INVALID_PACKET_DATA);
+    for (int i = DENOM; i <= RECEIVER; i++) {
+      String value = fields[i];
       if (value == null) {
-        throw new RateLimitException(ErrorCode.INVALID_PACKET_DATA, "missing key \"" + key + "\"");
+        throw new RateLimitException(
+            ErrorCode.INVALID_PACKET_DATA, "missing key \"" + KEYS.get(i) + "\"");
       }
       if (GoText.isBlank(value)) {
         throw new RateLimitException(
-            ErrorCode.INVALID_PACKET_DATA, "\"" + key + "\" is blank: " + Texts.quote(value));
+            ErrorCode.INVALID_PACKET_DATA,
+            "\"" + KEYS.get(i) + "\" is blank: " + Texts.quote(value));
       }
     }
-    for (Map.Entry<String, String> e : fields.entrySet()) {
-      if (GoText.hasLoneSurrogate(e.getValue())) {
+    for (int i = DENOM; i <= MEMO; i++) {
+      if (fields[i] != null && GoText.hasLoneSurrogate(fields[i])) {
         throw new RateLimitException(
             ErrorCode.INVALID_PACKET_DATA,
-            "\"" + e.getKey() + "\" is not valid Unicode text (an escaped lone surrogate)");
+            "\"" + KEYS.get(i) + "\" is not valid Unicode text (an escaped lone surrogate)");
       }
     }
     BigInteger amount;
     try {
-      amount = Amounts.parse(fields.get("amount"), "amount");
+      amount = Amounts.parse(fields[AMOUNT], "amount");
     } catch (IllegalArgumentException e) {
       throw new RateLimitException(ErrorCode.INVALID_AMOUNT, e.getMessage());
     }
     return new FungibleTokenPacketData(
-        fields.get("denom"),
+        fields[DENOM],
         amount,
-        fields.get("sender"),
-        fields.get("receiver"),
-        fields.getOrDefault("memo", ""));
+        fields[SENDER],
+        fields[RECEIVER],
+        fields[MEMO] == null ? "" : fields[MEMO]);
   }
 
   /**

@@ -1,0 +1,120 @@
+package dev.ratelimit.bench;
+
+import dev.ratelimit.bench.fixture.BenchChain;
+import dev.ratelimit.core.host.BlockContext;
+import dev.ratelimit.core.model.PacketDirection;
+import dev.ratelimit.core.model.RateLimit;
+import dev.ratelimit.core.model.RateLimitedPacket;
+import dev.ratelimit.core.model.Sha256;
+import dev.ratelimit.core.store.MemoryKvStore;
+import dev.ratelimit.middleware.ibc.Packet;
+import dev.ratelimit.middleware.transfer.DenomResolver;
+import dev.ratelimit.middleware.transfer.FungibleTokenPacketData;
+import dev.ratelimit.middleware.transfer.PacketDataCodec;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Item 2's receive taken apart, in memory, time per call: the pieces {@link HotPathBenchmark#recv}
+ * is made of, each alone, so the document can say which of them alone already cost more than the
+ * receive's store accesses ({@code storeFloorRecv}). Same packet and limit as {@link
+ * HotPathBenchmark}.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(1)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 1)
+public class PacketPartsBenchmark {
+  private static final byte[] TRACE =
+      (BenchChain.PORT + "/" + BenchChain.CHANNEL + "/" + BenchChain.BASE_DENOM)
+          .getBytes(StandardCharsets.UTF_8);
+
+  private BenchChain chain;
+  private BlockContext block;
+  private Packet packet;
+  private byte[] data;
+  private FungibleTokenPacketData ftpd;
+  private RateLimitedPacket counted;
+  private int txs;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    chain = new BenchChain(new MemoryKvStore(), HotPathBenchmark.SUPPLY);
+    chain.initGenesis(
+        List.of(new RateLimit(BenchChain.PATH, BenchChain.QUOTA, HotPathBenchmark.FLOW)));
+    block = chain.root().branch();
+    packet = BenchChain.receivedPacket(1);
+    data = packet.data();
+    ftpd = PacketDataCodec.decode(data);
+    counted =
+        new RateLimitedPacket(
+            BenchChain.CHANNEL, BenchChain.IBC_DENOM, ftpd.amount(), ftpd.sender(),
+            ftpd.receiver());
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    block.discard();
+  }
+
+  /** Strict ICS-20 decoding of the received packet's JSON (the simple-object path). */
+  @Benchmark
+  public FungibleTokenPacketData decode() {
+    return PacketDataCodec.decode(data);
+  }
+
+  /** The sink-case local denom: prefix the trace, validate it, SHA-256 and hex it. */
+  @Benchmark
+  public String recvDenom() {
+    return DenomResolver.recvDenom(packet, BenchChain.BASE_DENOM).localDenom();
+  }
+
+  /** SHA-256 of the 24-byte trace alone (one compression). */
+  @Benchmark
+  public byte[] sha256() {
+    return Sha256.hash(TRACE);
+  }
+
+  /** The keeper's check and flow update in a transaction branch, committed to the block. */
+  @Benchmark
+  public boolean keeperRecv() {
+    boolean updated;
+    try (BlockContext tx = block.branch()) {
+      updated = chain.keeper().checkRateLimitAndUpdateFlow(tx, PacketDirection.RECV, counted);
+      tx.commit();
+    }
+    endTx();
+    return updated;
+  }
+
+  /** An empty transaction branch, opened and committed. */
+  @Benchmark
+  public void emptyBranch() {
+    try (BlockContext tx = block.branch()) {
+      tx.commit();
+    }
+  }
+
+  private void endTx() {
+    if (++txs == HotPathBenchmark.TXS_PER_BLOCK) {
+      block.commit();
+      block = chain.root().branch();
+      txs = 0;
+    }
+  }
+}
