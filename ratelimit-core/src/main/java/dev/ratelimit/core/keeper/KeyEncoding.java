@@ -30,21 +30,18 @@ final class KeyEncoding {
     }
 
     Builder string(String s) {
-      // ASCII ids and denoms (the usual case) are copied without an intermediate array
-      int n = s.length();
-      boolean ascii = true;
-      for (int i = 0; i < n && ascii; i++) {
-        char c = s.charAt(i);
-        ascii = c != 0 && c < 0x80;
-      }
-      if (ascii) {
-        ensure(n + 1);
-        for (int i = 0; i < n; i++) {
-          buf[len++] = (byte) s.charAt(i);
+      byte[] utf8 = s.getBytes(StandardCharsets.UTF_8); // ASCII (the usual case): one array copy
+      int nuls = 0;
+      for (byte b : utf8) {
+        if (b == 0) {
+          nuls++;
         }
+      }
+      ensure(utf8.length + nuls + 1);
+      if (nuls == 0) {
+        System.arraycopy(utf8, 0, buf, len, utf8.length);
+        len += utf8.length;
       } else {
-        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-        ensure(2 * utf8.length + 1);
         for (byte b : utf8) {
           buf[len++] = b;
           if (b == 0) {

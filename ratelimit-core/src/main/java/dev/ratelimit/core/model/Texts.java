@@ -14,24 +14,28 @@ public final class Texts {
    */
   public static String requireWellFormed(String value, String field) {
     java.util.Objects.requireNonNull(value, field);
+    int at = firstUnpairedSurrogate(value);
+    if (at >= 0) {
+      throw new IllegalArgumentException(field + " contains an unpaired surrogate at index " + at);
+    }
+    return value;
+  }
+
+  /** The index of the first surrogate that is not half of a pair, or -1 (valid Unicode text). */
+  public static int firstUnpairedSurrogate(String value) {
     int n = value.length();
     for (int i = 0; i < n; i++) {
       char c = value.charAt(i);
       if ((c & 0xF800) != 0xD800) { // not a surrogate: the usual case, one test
         continue;
       }
-      if (Character.isHighSurrogate(c)) {
-        if (i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
-          i++;
-          continue;
-        }
-        throw new IllegalArgumentException(field + " contains an unpaired surrogate at index " + i);
+      if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(value.charAt(i + 1))) {
+        i++;
+        continue;
       }
-      if (Character.isLowSurrogate(c)) {
-        throw new IllegalArgumentException(field + " contains an unpaired surrogate at index " + i);
-      }
+      return i;
     }
-    return value;
+    return -1;
   }
 
   /** {@code "value"} with control characters escaped and long values cut, or {@code null}. */

@@ -7,7 +7,6 @@ import dev.ratelimit.core.model.Sha256;
 import dev.ratelimit.core.model.Texts;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 
@@ -20,7 +19,8 @@ import java.util.Objects;
  * @param baseDenom the denom on its native chain; may contain {@code /}
  */
 public record DenomTrace(List<Hop> trace, String baseDenom) {
-  private static final HexFormat UPPER_HEX = HexFormat.of().withUpperCase();
+  private static final byte[] IBC_PREFIX = "ibc/".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] UPPER_HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
 
   /**
    * @throws NullPointerException if {@code trace}, a hop or {@code baseDenom} is {@code null}
@@ -52,27 +52,32 @@ public record DenomTrace(List<Hop> trace, String baseDenom) {
    */
   public static DenomTrace parse(String fullPath) {
     Objects.requireNonNull(fullPath, "fullPath");
-    if (fullPath.indexOf('/') < 0) { // a base denom (most received denoms): nothing to split
+    int slash = fullPath.indexOf('/');
+    if (slash < 0 || fullPath.indexOf('/', slash + 1) < 0) { // one or two parts: a base denom
       return new DenomTrace(List.of(), requireBase(fullPath, fullPath));
     }
-    String[] parts = fullPath.split("/", -1);
-    List<Hop> hops = new ArrayList<>();
+    // Walk the parts in place (no split): part i starts at `start`, part i+1 lies between the
+    // next two slashes (or runs to the end).
+    List<Hop> hops = new ArrayList<>(2);
     String base = "";
-    if (parts.length == 1) {
-      base = fullPath;
-    } else {
-      int offset = 0; // where part i starts in fullPath
-      for (int i = 0; i < parts.length; i += 2) {
-        if (i < parts.length - 1
-            && parts.length > 2
-            && Identifiers.isChannelOrClientId(parts[i + 1])) {
-          hops.add(new Hop(parts[i], parts[i + 1]));
-          offset += parts[i].length() + parts[i + 1].length() + 2;
-        } else {
-          base = fullPath.substring(offset); // parts i.. joined with '/'
-          break;
-        }
+    int start = 0;
+    while (true) {
+      int s1 = fullPath.indexOf('/', start);
+      if (s1 < 0) { // part i is the last: the base denom
+        base = fullPath.substring(start);
+        break;
       }
+      int s2 = fullPath.indexOf('/', s1 + 1);
+      String id = s2 < 0 ? fullPath.substring(s1 + 1) : fullPath.substring(s1 + 1, s2);
+      if (!Identifiers.isChannelOrClientId(id)) {
+        base = fullPath.substring(start); // parts i.. joined with '/'
+        break;
+      }
+      hops.add(new Hop(fullPath.substring(start, s1), id));
+      if (s2 < 0) { // the trace ends with a hop: no base denom
+        break;
+      }
+      start = s2 + 1;
     }
     return new DenomTrace(hops, requireBase(base, fullPath));
   }
@@ -113,6 +118,13 @@ public record DenomTrace(List<Hop> trace, String baseDenom) {
 
   /** {@code ibc/} + UPPER-case hex SHA-256 of the UTF-8 of {@code path}. */
   static String hashed(String path) {
-    return "ibc/" + UPPER_HEX.formatHex(Sha256.hash(path.getBytes(StandardCharsets.UTF_8)));
+    byte[] hash = Sha256.hash(path.getBytes(StandardCharsets.UTF_8));
+    byte[] text = new byte[IBC_PREFIX.length + 2 * hash.length]; // written at once: no builder
+    System.arraycopy(IBC_PREFIX, 0, text, 0, IBC_PREFIX.length);
+    for (int i = 0, at = IBC_PREFIX.length; i < hash.length; i++) {
+      text[at++] = UPPER_HEX[(hash[i] >> 4) & 0xF];
+      text[at++] = UPPER_HEX[hash[i] & 0xF];
+    }
+    return new String(text, StandardCharsets.US_ASCII);
   }
 }

@@ -1,5 +1,7 @@
 package dev.ratelimit.middleware.transfer;
 
+import dev.ratelimit.core.model.Texts;
+
 /** Text checks as the Go side makes them. */
 final class GoText {
   private GoText() {}
@@ -43,17 +45,6 @@ final class GoText {
 
   /** True when {@code s} holds a surrogate that is not half of a pair (not valid Unicode). */
   static boolean hasLoneSurrogate(String s) {
-    int n = s.length();
-    for (int i = 0; i < n; i++) {
-      char c = s.charAt(i);
-      if (c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE) { // rare: one range test
-        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-          i++;
-        } else {
-          return true;
-        }
-      }
-    }
-    return false;
+    return Texts.firstUnpairedSurrogate(s) >= 0;
   }
 }

@@ -12,12 +12,13 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link GoJson#readStringObject} answers simple objects without the general parser: for every
- * input, its result (the map, or the exception's code and message) must equal the general
- * parser's. Seeded inputs built around the simple grammar's edges.
+ * {@link GoJson#readStringObject} and {@link GoJson#readStringFields} answer simple objects
+ * without the general parser: for every input, their result (the entries, or the exception's code
+ * and message) must equal the general parser's. Seeded inputs built around the simple grammar's edges.
  */
 class GoJsonFastPathTest {
   private static final Set<String> KEYS = Set.of("denom", "amount", "sender", "receiver", "memo");
+  private static final List<String> FIELDS = List.of("denom", "amount", "sender", "receiver", "memo");
   private static final List<String> PIECES = List.of(
       "{", "}", "\"", ":", ",", " ", "\t", "\n", "\r", "\u000b", "\\", "\\\"", "\\u0041", "\\n",
       "\"denom\"", "\"amount\"", "\"sender\"", "\"receiver\"", "\"memo\"", "\"other\"", "\"Denom\"",
@@ -35,6 +36,10 @@ class GoJsonFastPathTest {
       String general = outcome(
           () -> GoJson.readStringObjectGeneral(json, KEYS, ErrorCode.INVALID_PACKET_DATA));
       assertEquals(general, fast, "input " + text);
+      assertEquals(
+          fieldsOutcome(() -> GoJson.readStringObjectGeneral(json, KEYS, ErrorCode.INVALID_PACKET_DATA)),
+          fieldsOutcome(() -> fieldsAsMap(json)),
+          "fields of input " + text);
       if (fast.startsWith("{")) {
         simpleAccepted++;
       }
@@ -81,6 +86,26 @@ class GoJsonFastPathTest {
       sb.append(PIECES.get(r.nextInt(PIECES.size())));
     }
     return sb.toString();
+  }
+
+  /** readStringFields' array, as a map in {@link #FIELDS} order (absent keys left out). */
+  private static Map<String, String> fieldsAsMap(byte[] json) {
+    String[] values = GoJson.readStringFields(json, FIELDS, ErrorCode.INVALID_PACKET_DATA);
+    Map<String, String> m = new java.util.TreeMap<>();
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] != null) {
+        m.put(FIELDS.get(i), values[i]);
+      }
+    }
+    return m;
+  }
+
+  private static String fieldsOutcome(java.util.function.Supplier<Map<String, String>> read) {
+    try {
+      return new java.util.TreeMap<>(read.get()).toString();
+    } catch (RateLimitException e) {
+      return "code " + e.code() + ": " + e.getMessage();
+    }
   }
 
   private static String outcome(java.util.function.Supplier<Map<String, String>> read) {

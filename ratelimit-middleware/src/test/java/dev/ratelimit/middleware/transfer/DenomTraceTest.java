@@ -162,4 +162,59 @@ class DenomTraceTest {
     }
     assertTrue(parsed > 1_000, "most random paths have a base denom");
   }
+
+  /**
+   * {@link DenomTrace#parse} walks the parts in place; this is ibc-go's {@code
+   * ExtractDenomFromPath} written as it reads (split, then pairs), and both must agree on every
+   * path: the same hops and base, or the same rejection.
+   */
+  @Test
+  void parse_agreesWithTheSplitReadingOfIbcGo() {
+    String[] pool = {
+      "transfer", "channel-0", "channel-7", "07-tendermint-3", "xyz-5", "uatom", "", " ", "a b",
+      "channel-", "-1", "ibc", "gamm", "pool"
+    };
+    Random random = new Random(0xD3_70_2026L);
+    int accepted = 0;
+    for (int i = 0; i < 20_000; i++) {
+      int n = 1 + random.nextInt(7);
+      StringBuilder sb = new StringBuilder();
+      for (int k = 0; k < n; k++) {
+        sb.append(k > 0 ? "/" : "").append(pool[random.nextInt(pool.length)]);
+      }
+      String path = sb.toString();
+      String expected = splitReading(path);
+      String actual;
+      try {
+        DenomTrace t = DenomTrace.parse(path);
+        actual = t.trace() + " " + t.baseDenom();
+        accepted++;
+      } catch (RateLimitException e) {
+        actual = "code " + e.code().code();
+      }
+      assertEquals(expected, actual, path);
+    }
+    assertTrue(accepted > 5_000, "accepted: " + accepted);
+  }
+
+  private static String splitReading(String fullPath) {
+    String[] parts = fullPath.split("/", -1);
+    List<Hop> hops = new ArrayList<>();
+    String base = "";
+    if (parts.length == 1) {
+      base = fullPath;
+    } else {
+      for (int i = 0; i < parts.length; i += 2) {
+        if (i < parts.length - 1
+            && parts.length > 2
+            && dev.ratelimit.core.model.Identifiers.isChannelOrClientId(parts[i + 1])) {
+          hops.add(new Hop(parts[i], parts[i + 1]));
+        } else {
+          base = String.join("/", java.util.Arrays.asList(parts).subList(i, parts.length));
+          break;
+        }
+      }
+    }
+    return GoText.isBlank(base) ? "code 9" : hops + " " + base;
+  }
 }
