@@ -20,7 +20,7 @@ final class KeyEncoding {
     private int len;
 
     Builder(byte tableId) {
-      this(tableId, 64);
+      this(tableId, 128);
     }
 
     /** A builder sized for a key of {@code capacity} bytes (it grows if needed). */

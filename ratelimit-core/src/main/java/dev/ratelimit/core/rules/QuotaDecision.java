@@ -9,8 +9,15 @@ import java.math.BigInteger;
  * @param allowed whether the amount fits
  * @param flow the updated flow when allowed, the unchanged flow otherwise
  * @param netFlowAfter the net flow of the checked direction including the amount
- * @param threshold {@code floor(channel_value * percent / 100)}
  * @param percent the quota percentage of the checked direction
  */
-public record QuotaDecision(
-    boolean allowed, Flow flow, BigInteger netFlowAfter, BigInteger threshold, int percent) {}
+public record QuotaDecision(boolean allowed, Flow flow, BigInteger netFlowAfter, int percent) {
+
+  /**
+   * {@code floor(channel_value * percent / 100)}: derived when asked (an error message, a query),
+   * not on every packet.
+   */
+  public BigInteger threshold() {
+    return QuotaRules.threshold(flow.channelValue(), percent);
+  }
+}

@@ -51,12 +51,15 @@ public final class QuotaRules {
     Objects.requireNonNull(quota, "quota");
     Amounts.require(amount, "amount");
     int pct = percent(quota, direction);
-    BigInteger threshold = threshold(flow.channelValue(), pct);
+    BigInteger channelValue = flow.channelValue();
     BigInteger netAfter = netFlow(flow, direction).add(amount);
-    if (flow.channelValue().signum() != 0 && netAfter.compareTo(threshold) > 0) {
-      return new QuotaDecision(false, flow, netAfter, threshold, pct);
+    // net > floor(cv * pct / 100) exactly when 100 * net > cv * pct (net is an integer): the
+    // threshold's division is left to whoever shows it
+    if (channelValue.signum() != 0
+        && netAfter.multiply(HUNDRED).compareTo(channelValue.multiply(BigInteger.valueOf(pct))) > 0) {
+      return new QuotaDecision(false, flow, netAfter, pct);
     }
-    return new QuotaDecision(true, add(direction, flow, amount), netAfter, threshold, pct);
+    return new QuotaDecision(true, add(direction, flow, amount), netAfter, pct);
   }
 
   /**

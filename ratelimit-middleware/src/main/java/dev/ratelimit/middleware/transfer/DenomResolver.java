@@ -83,9 +83,9 @@ public final class DenomResolver {
     if (packetDenom.startsWith(IBC_PREFIX)) {
       return packetDenom;
     }
-    DenomTrace trace = DenomTrace.parse(packetDenom);
-    // a parsed trace's full path is its input, so the input is hashed as is (no rebuild)
-    return trace.hasTrace() ? DenomTrace.hashed(packetDenom) : trace.baseDenom();
+    // a trace's full path is its input, so the input is hashed as is (nothing is rebuilt); without
+    // a hop the input is the base denom
+    return DenomTrace.hasTrace(packetDenom) ? DenomTrace.hashed(packetDenom) : packetDenom;
   }
 
   /**

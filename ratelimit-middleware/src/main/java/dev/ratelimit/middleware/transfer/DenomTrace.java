@@ -52,38 +52,58 @@ public record DenomTrace(List<Hop> trace, String baseDenom) {
    */
   public static DenomTrace parse(String fullPath) {
     Objects.requireNonNull(fullPath, "fullPath");
+    List<Hop> hops = new ArrayList<>(2);
+    int base = walk(fullPath, hops);
+    return new DenomTrace(hops, fullPath.substring(base));
+  }
+
+  /**
+   * Whether {@code fullPath} has at least one hop, by the rules of {@link #parse} and with its
+   * errors, without building the trace (a send only needs to know whether to hash).
+   *
+   * @throws RateLimitException as {@link #parse}
+   */
+  static boolean hasTrace(String fullPath) {
+    Objects.requireNonNull(fullPath, "fullPath");
+    return walk(fullPath, null) > 0;
+  }
+
+  /**
+   * The one reading of a full path: adds its hops to {@code hops} (unless null) and returns where
+   * its base denom starts. Walks the parts in place (no split): part i starts at {@code start},
+   * part i+1 lies between the next two slashes (or runs to the end).
+   *
+   * @throws RateLimitException when the base denom is empty or blank
+   */
+  private static int walk(String fullPath, List<Hop> hops) {
     int slash = fullPath.indexOf('/');
     if (slash < 0 || fullPath.indexOf('/', slash + 1) < 0) { // one or two parts: a base denom
-      return new DenomTrace(List.of(), requireBase(fullPath, fullPath));
+      return requireBase(fullPath, 0);
     }
-    // Walk the parts in place (no split): part i starts at `start`, part i+1 lies between the
-    // next two slashes (or runs to the end).
-    List<Hop> hops = new ArrayList<>(2);
-    String base = "";
     int start = 0;
     while (true) {
       int s1 = fullPath.indexOf('/', start);
       if (s1 < 0) { // part i is the last: the base denom
-        base = fullPath.substring(start);
-        break;
+        return requireBase(fullPath, start);
       }
       int s2 = fullPath.indexOf('/', s1 + 1);
       String id = s2 < 0 ? fullPath.substring(s1 + 1) : fullPath.substring(s1 + 1, s2);
       if (!Identifiers.isChannelOrClientId(id)) {
-        base = fullPath.substring(start); // parts i.. joined with '/'
-        break;
+        return requireBase(fullPath, start); // parts i.. joined with '/'
       }
-      hops.add(new Hop(fullPath.substring(start, s1), id));
+      if (hops != null) {
+        hops.add(new Hop(fullPath.substring(start, s1), id));
+      }
       if (s2 < 0) { // the trace ends with a hop: no base denom
-        break;
+        return requireBase(fullPath, fullPath.length());
       }
       start = s2 + 1;
     }
-    return new DenomTrace(hops, requireBase(base, fullPath));
   }
 
-  private static String requireBase(String base, String fullPath) {
-    if (GoText.isBlank(base)) {
+  /** {@code base} (where the base denom starts) if the base denom is not blank. */
+  private static int requireBase(String fullPath, int base) {
+    if (GoText.isBlank(fullPath, base)) {
       throw new RateLimitException(
           ErrorCode.INVALID_PACKET_DATA,
           "denom " + Texts.quote(fullPath) + " has an empty or blank base denom");

@@ -13,7 +13,12 @@ final class GoText {
    * U+001C..U+001F.
    */
   static boolean isBlank(String s) {
-    for (int i = 0; i < s.length(); i++) {
+    return isBlank(s, 0);
+  }
+
+  /** {@link #isBlank(String)} of {@code s} from index {@code from} on. */
+  static boolean isBlank(String s, int from) {
+    for (int i = from; i < s.length(); i++) {
       if (!isGoSpace(s.charAt(i))) {
         return false;
       }

@@ -55,36 +55,46 @@ public final class PacketDataCodec {
     }
     String[] fields = GoJson.readStringFields(data, KEYS, ErrorCode.INVALID_PACKET_DATA);
     for (int i = DENOM; i <= RECEIVER; i++) {
-      String value = fields[i];
-      if (value == null) {
+      if (fields[i] == null) {
         throw new RateLimitException(
             ErrorCode.INVALID_PACKET_DATA, "missing key \"" + KEYS.get(i) + "\"");
       }
-      if (GoText.isBlank(value)) {
-        throw new RateLimitException(
-            ErrorCode.INVALID_PACKET_DATA,
-            "\"" + KEYS.get(i) + "\" is blank: " + Texts.quote(value));
-      }
     }
-    for (int i = DENOM; i <= MEMO; i++) {
-      if (fields[i] != null && GoText.hasLoneSurrogate(fields[i])) {
-        throw new RateLimitException(
-            ErrorCode.INVALID_PACKET_DATA,
-            "\"" + KEYS.get(i) + "\" is not valid Unicode text (an escaped lone surrogate)");
-      }
+    // the amount's text is checked like the others' (9) before its number (10)
+    if (GoText.isBlank(fields[AMOUNT])) {
+      throw new RateLimitException(
+          ErrorCode.INVALID_PACKET_DATA, "\"amount\" is blank: " + Texts.quote(fields[AMOUNT]));
     }
-    BigInteger amount;
+    if (GoText.hasLoneSurrogate(fields[AMOUNT])) {
+      throw new RateLimitException(
+          ErrorCode.INVALID_PACKET_DATA,
+          "\"amount\" is not valid Unicode text (an escaped lone surrogate)");
+    }
+    BigInteger amount = null;
+    IllegalArgumentException badAmount = null;
     try {
       amount = Amounts.parse(fields[AMOUNT], "amount");
     } catch (IllegalArgumentException e) {
-      throw new RateLimitException(ErrorCode.INVALID_AMOUNT, e.getMessage());
+      badAmount = e;
     }
-    return new FungibleTokenPacketData(
-        fields[DENOM],
-        amount,
-        fields[SENDER],
-        fields[RECEIVER],
-        fields[MEMO] == null ? "" : fields[MEMO]);
+    // The record checks the texts (blank, lone surrogates) once; those problems are reported
+    // before the amount's, so it is built first, with 0 standing in for a bad amount.
+    FungibleTokenPacketData decoded;
+    try {
+      decoded =
+          new FungibleTokenPacketData(
+              fields[DENOM],
+              badAmount == null ? amount : BigInteger.ZERO,
+              fields[SENDER],
+              fields[RECEIVER],
+              fields[MEMO] == null ? "" : fields[MEMO]);
+    } catch (IllegalArgumentException e) {
+      throw new RateLimitException(ErrorCode.INVALID_PACKET_DATA, e.getMessage());
+    }
+    if (badAmount != null) {
+      throw new RateLimitException(ErrorCode.INVALID_AMOUNT, badAmount.getMessage());
+    }
+    return decoded;
   }
 
   /**
