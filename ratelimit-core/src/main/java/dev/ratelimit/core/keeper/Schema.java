@@ -325,15 +325,16 @@ final class Schema {
         // a plain array of the exact size: ByteArrayOutputStream locks on every write
         Quota q = row.quota();
         Flow f = row.flow();
-        byte[] in = magnitude(f.inflow());
-        byte[] out = magnitude(f.outflow());
-        byte[] cv = magnitude(f.channelValue());
+        byte[] in = f.inflow().toByteArray();
+        byte[] out = f.outflow().toByteArray();
+        byte[] cv = f.channelValue().toByteArray();
         long d = q.durationHours();
         int varint = 1;
         for (long rest = d >>> 7; rest != 0; rest >>>= 7) {
           varint++;
         }
-        byte[] bytes = new byte[2 + varint + 3 + in.length + out.length + cv.length];
+        int magnitudes = in.length - skip(in) + out.length - skip(out) + cv.length - skip(cv);
+        byte[] bytes = new byte[2 + varint + 3 + magnitudes];
         bytes[0] = (byte) (q.maxPercentSend() | (row.blacklisted() ? 0x80 : 0));
         bytes[1] = (byte) q.maxPercentRecv();
         int pos = 2;
@@ -383,21 +384,25 @@ final class Schema {
     };
   }
 
-  /** The big-endian magnitude of a non-negative value, without leading zeros (0 is empty). */
-  private static byte[] magnitude(BigInteger v) {
-    byte[] raw = v.toByteArray(); // two's complement, may carry a leading sign byte
+  /**
+   * The number of leading zero bytes of {@code raw}, a non-negative value's {@link
+   * BigInteger#toByteArray} (a sign byte, or the one byte of 0): its magnitude is what follows.
+   */
+  private static int skip(byte[] raw) {
     int skip = 0;
     while (skip < raw.length && raw[skip] == 0) {
       skip++;
     }
-    return skip == 0 ? raw : Arrays.copyOfRange(raw, skip, raw.length);
+    return skip;
   }
 
-  /** Writes a length byte and {@code magnitude} at {@code pos}; returns the position after. */
-  private static int putMagnitude(byte[] bytes, int pos, byte[] magnitude) {
-    bytes[pos++] = (byte) magnitude.length;
-    System.arraycopy(magnitude, 0, bytes, pos, magnitude.length);
-    return pos + magnitude.length;
+  /** Writes a length byte and the magnitude in {@code raw} at {@code pos}; returns the end. */
+  private static int putMagnitude(byte[] bytes, int pos, byte[] raw) {
+    int skip = skip(raw);
+    int length = raw.length - skip;
+    bytes[pos++] = (byte) length;
+    System.arraycopy(raw, skip, bytes, pos, length);
+    return pos + length;
   }
 
   private static BigInteger readMagnitude(byte[] bytes, int[] pos) {
@@ -408,7 +413,7 @@ final class Schema {
     if (len > 32 || pos[0] + len > bytes.length) {
       throw new StorageException("corrupt limit value: bad flow length " + len);
     }
-    BigInteger v = new BigInteger(1, Arrays.copyOfRange(bytes, pos[0], pos[0] + len));
+    BigInteger v = new BigInteger(1, bytes, pos[0], len);
     pos[0] += len;
     return v;
   }
