@@ -120,7 +120,8 @@ public class HotPathBenchmark {
     return out;
   }
 
-  private static BenchChain newChain(KvStore store) {
+  /** The benchmark's chain over {@code store}: one limit, channel value 10^30. */
+  static BenchChain newChain(KvStore store) {
     BenchChain c = new BenchChain(store, SUPPLY);
     c.initGenesis(List.of(new RateLimit(BenchChain.PATH, BenchChain.QUOTA, FLOW)));
     return c;

@@ -3,7 +3,6 @@ package dev.ratelimit.bench;
 import dev.ratelimit.bench.fixture.BenchChain;
 import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.model.PacketDirection;
-import dev.ratelimit.core.model.RateLimit;
 import dev.ratelimit.core.model.RateLimitedPacket;
 import dev.ratelimit.core.model.Sha256;
 import dev.ratelimit.core.store.MemoryKvStore;
@@ -12,7 +11,6 @@ import dev.ratelimit.middleware.transfer.DenomResolver;
 import dev.ratelimit.middleware.transfer.FungibleTokenPacketData;
 import dev.ratelimit.middleware.transfer.PacketDataCodec;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -54,9 +52,7 @@ public class PacketPartsBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    chain = new BenchChain(new MemoryKvStore(), HotPathBenchmark.SUPPLY);
-    chain.initGenesis(
-        List.of(new RateLimit(BenchChain.PATH, BenchChain.QUOTA, HotPathBenchmark.FLOW)));
+    chain = HotPathBenchmark.newChain(new MemoryKvStore());
     block = chain.root().branch();
     packet = BenchChain.receivedPacket(1);
     data = packet.data();

@@ -142,15 +142,7 @@ class DenomTraceTest {
     Random random = new Random(11L);
     int parsed = 0;
     for (int i = 0; i < 5_000; i++) {
-      int n = 1 + random.nextInt(8);
-      StringBuilder sb = new StringBuilder();
-      for (int k = 0; k < n; k++) {
-        if (k > 0) {
-          sb.append('/');
-        }
-        sb.append(pool[random.nextInt(pool.length)]);
-      }
-      String path = sb.toString();
+      String path = randomPath(random, pool, 8);
       try {
         DenomTrace t = DenomTrace.parse(path);
         parsed++;
@@ -177,12 +169,7 @@ class DenomTraceTest {
     Random random = new Random(0xD3_70_2026L);
     int accepted = 0;
     for (int i = 0; i < 20_000; i++) {
-      int n = 1 + random.nextInt(7);
-      StringBuilder sb = new StringBuilder();
-      for (int k = 0; k < n; k++) {
-        sb.append(k > 0 ? "/" : "").append(pool[random.nextInt(pool.length)]);
-      }
-      String path = sb.toString();
+      String path = randomPath(random, pool, 7);
       String expected = splitReading(path);
       String actual;
       try {
@@ -195,6 +182,16 @@ class DenomTraceTest {
       assertEquals(expected, actual, path);
     }
     assertTrue(accepted > 5_000, "accepted: " + accepted);
+  }
+
+  /** 1 to {@code maxParts} parts from {@code pool}, joined with {@code /}. */
+  private static String randomPath(Random random, String[] pool, int maxParts) {
+    int n = 1 + random.nextInt(maxParts);
+    StringBuilder sb = new StringBuilder();
+    for (int k = 0; k < n; k++) {
+      sb.append(k > 0 ? "/" : "").append(pool[random.nextInt(pool.length)]);
+    }
+    return sb.toString();
   }
 
   private static String splitReading(String fullPath) {
