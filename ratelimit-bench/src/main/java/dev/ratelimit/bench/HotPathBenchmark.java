@@ -3,6 +3,7 @@ package dev.ratelimit.bench;
 import dev.ratelimit.bench.fixture.BenchChain;
 import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.model.Flow;
+import dev.ratelimit.core.model.Path;
 import dev.ratelimit.core.model.RateLimit;
 import dev.ratelimit.core.store.KvStore;
 import dev.ratelimit.core.store.MemoryKvStore;
@@ -66,7 +67,10 @@ public class HotPathBenchmark {
   private BlockContext block;
   private int txs;
   private Packet[] received;
+  /** The same sequences, odd ones on the second path. */
+  private Packet[] alternating;
   private int recvIndex;
+  private boolean secondPath;
   private List<RecordingKvStore.Op> sendOps;
   private boolean[] sendSequenced;
   private List<RecordingKvStore.Op> recvOps;
@@ -81,8 +85,11 @@ public class HotPathBenchmark {
     root = chain.root();
     block = root.branch();
     received = new Packet[SEQUENCE_WINDOW];
+    alternating = new Packet[SEQUENCE_WINDOW];
     for (int i = 0; i < SEQUENCE_WINDOW; i++) {
       received[i] = BenchChain.receivedPacket(i + 1);
+      alternating[i] =
+          i % 2 == 0 ? BenchChain.receivedPacket(i + 1) : BenchChain.receivedPacket2(i + 1);
     }
     recordFloors();
   }
@@ -123,7 +130,10 @@ public class HotPathBenchmark {
   /** The benchmark's chain over {@code store}: one limit, channel value 10^30. */
   static BenchChain newChain(KvStore store) {
     BenchChain c = new BenchChain(store, SUPPLY);
-    c.initGenesis(List.of(new RateLimit(BenchChain.PATH, BenchChain.QUOTA, FLOW)));
+    c.initGenesis(
+        List.of(
+            new RateLimit(BenchChain.PATH, BenchChain.QUOTA, FLOW),
+            new RateLimit(BenchChain.PATH_2, BenchChain.QUOTA, FLOW)));
     return c;
   }
 
@@ -145,6 +155,28 @@ public class HotPathBenchmark {
   @Benchmark
   public Optional<Acknowledgement> recv() {
     Optional<Acknowledgement> ack = chain.recv(block, received[recvIndex]);
+    recvIndex = (recvIndex + 1) % SEQUENCE_WINDOW;
+    endTx();
+    return ack;
+  }
+
+  /**
+   * {@link #send}, alternating between two limited paths: no packet finds its path's hash left
+   * over from the previous packet (the single-path {@link #send} always does), so every packet
+   * hashes its path once, as in mixed traffic.
+   */
+  @Benchmark
+  public long sendAlternating() {
+    long sequence = secondPath ? chain.send2(block) : chain.send(block);
+    secondPath = !secondPath;
+    endTx();
+    return sequence;
+  }
+
+  /** {@link #recv}, alternating between two limited paths (see {@link #sendAlternating}). */
+  @Benchmark
+  public Optional<Acknowledgement> recvAlternating() {
+    Optional<Acknowledgement> ack = chain.recv(block, alternating[recvIndex]);
     recvIndex = (recvIndex + 1) % SEQUENCE_WINDOW;
     endTx();
     return ack;
@@ -181,6 +213,11 @@ public class HotPathBenchmark {
       RecordingKvStore.Op op = ops.get(i);
       bh.consume((sequenced[i] ? op.withSequence(floorSequence) : op).replay(store));
     }
+  }
+
+  /** The flow of {@code path} in the current block (for the smoke test). */
+  Flow flowOf(Path path) {
+    return chain.keeper().getRateLimit(block, path).orElseThrow().flow();
   }
 
   private void endTx() {

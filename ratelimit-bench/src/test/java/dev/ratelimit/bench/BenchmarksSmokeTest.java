@@ -2,7 +2,12 @@ package dev.ratelimit.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.ratelimit.bench.fixture.BenchChain;
+import dev.ratelimit.core.model.Flow;
+import dev.ratelimit.core.model.Path;
 import dev.ratelimit.middleware.ibc.Acknowledgement;
+import java.math.BigInteger;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -35,6 +40,30 @@ class BenchmarksSmokeTest {
         b.engineFloorSend(BH);
       }
       assertEquals(2 * HotPathBenchmark.TXS_PER_BLOCK + 1, last);
+    } finally {
+      b.tearDown();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {Engines.MEMORY, Engines.LEVELDB})
+  void hotPath_alternatingTraffic_countsBothPaths(String engine) {
+    HotPathBenchmark b = new HotPathBenchmark();
+    b.engine = engine;
+    b.setUp();
+    try {
+      int rounds = 2 * HotPathBenchmark.TXS_PER_BLOCK + 2; // across block commits, even
+      for (int i = 0; i < rounds; i++) {
+        b.sendAlternating();
+        assertEquals(Optional.of(Acknowledgement.SUCCESS), b.recvAlternating());
+      }
+      // half of the sends and receives on each path: net flow unchanged, both sides counted
+      BigInteger moved = BenchChain.AMOUNT.multiply(BigInteger.valueOf(rounds / 2));
+      for (Path path : List.of(BenchChain.PATH, BenchChain.PATH_2)) {
+        Flow flow = b.flowOf(path);
+        assertEquals(HotPathBenchmark.FLOW.outflow().add(moved), flow.outflow(), path.toString());
+        assertEquals(HotPathBenchmark.FLOW.inflow().add(moved), flow.inflow(), path.toString());
+      }
     } finally {
       b.tearDown();
     }
