@@ -9,6 +9,7 @@ import dev.ratelimit.middleware.ibc.Acknowledgement;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.openjdk.jmh.infra.Blackhole;
@@ -26,10 +27,7 @@ class BenchmarksSmokeTest {
   @ParameterizedTest
   @ValueSource(strings = {Engines.MEMORY, Engines.LEVELDB})
   void hotPath_sendsAndReceivesAcrossBlockCommits(String engine) {
-    HotPathBenchmark b = new HotPathBenchmark();
-    b.engine = engine;
-    b.setUp();
-    try {
+    withHotPath(engine, b -> {
       long last = 0;
       for (int i = 0; i < 2 * HotPathBenchmark.TXS_PER_BLOCK + 1; i++) {
         last = b.send();
@@ -40,18 +38,13 @@ class BenchmarksSmokeTest {
         b.engineFloorSend(BH);
       }
       assertEquals(2 * HotPathBenchmark.TXS_PER_BLOCK + 1, last);
-    } finally {
-      b.tearDown();
-    }
+    });
   }
 
   @ParameterizedTest
   @ValueSource(strings = {Engines.MEMORY, Engines.LEVELDB})
   void hotPath_alternatingTraffic_countsBothPaths(String engine) {
-    HotPathBenchmark b = new HotPathBenchmark();
-    b.engine = engine;
-    b.setUp();
-    try {
+    withHotPath(engine, b -> {
       int rounds = 2 * HotPathBenchmark.TXS_PER_BLOCK + 2; // across block commits, even
       for (int i = 0; i < rounds; i++) {
         b.sendAlternating();
@@ -64,6 +57,16 @@ class BenchmarksSmokeTest {
         assertEquals(HotPathBenchmark.FLOW.outflow().add(moved), flow.outflow(), path.toString());
         assertEquals(HotPathBenchmark.FLOW.inflow().add(moved), flow.inflow(), path.toString());
       }
+    });
+  }
+
+  /** Runs {@code body} on a set-up {@link HotPathBenchmark} over {@code engine}, then tears down. */
+  private static void withHotPath(String engine, Consumer<HotPathBenchmark> body) {
+    HotPathBenchmark b = new HotPathBenchmark();
+    b.engine = engine;
+    b.setUp();
+    try {
+      body.accept(b);
     } finally {
       b.tearDown();
     }
