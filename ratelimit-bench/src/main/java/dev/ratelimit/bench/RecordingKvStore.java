@@ -1,5 +1,6 @@
 package dev.ratelimit.bench;
 
+import dev.ratelimit.bench.fixture.WrappedBranch;
 import dev.ratelimit.core.store.KvBranch;
 import dev.ratelimit.core.store.KvScan;
 import dev.ratelimit.core.store.KvStore;
@@ -107,57 +108,6 @@ final class RecordingKvStore implements KvStore {
   @Override
   public KvBranch branch() {
     KvBranch branch = inner.branch();
-    RecordingKvStore recording = new RecordingKvStore(branch, ops);
-    return new KvBranch() {
-      @Override
-      public Optional<byte[]> get(byte[] key) {
-        return recording.get(key);
-      }
-
-      @Override
-      public boolean has(byte[] key) {
-        return recording.has(key);
-      }
-
-      @Override
-      public void put(byte[] key, byte[] value) {
-        recording.put(key, value);
-      }
-
-      @Override
-      public void delete(byte[] key) {
-        recording.delete(key);
-      }
-
-      @Override
-      public KvScan scan(byte[] fromInclusive, byte[] toExclusive) {
-        return recording.scan(fromInclusive, toExclusive);
-      }
-
-      @Override
-      public void write(WriteBatch batch) {
-        recording.write(batch);
-      }
-
-      @Override
-      public KvBranch branch() {
-        return recording.branch();
-      }
-
-      @Override
-      public void commit() {
-        branch.commit();
-      }
-
-      @Override
-      public void discard() {
-        branch.discard();
-      }
-
-      @Override
-      public void close() {
-        branch.close();
-      }
-    };
+    return new WrappedBranch(new RecordingKvStore(branch, ops), branch);
   }
 }

@@ -92,13 +92,7 @@ public final class GasReport {
     BenchChain chain = new BenchChain(new MeteredKvStore(new MemoryKvStore(), log));
     chain.initGenesis(List.of(BenchChain.scenarioLimit()));
     BlockContext ctx = chain.root();
-    GoModuleModel go =
-        new GoModuleModel(
-            BenchChain.IBC_DENOM,
-            BenchChain.CHANNEL,
-            BenchChain.SENDER,
-            BenchChain.RECEIVER,
-            BenchChain.QUOTA);
+    GoModuleModel go = GoModuleModel.scenario();
     Map<PacketOp, Row> rows = new EnumMap<>(PacketOp.class);
     Meter meter = new Meter(chain, ctx, log, go, rows);
 
@@ -240,13 +234,7 @@ public final class GasReport {
    * which is the current layout.
    */
   public static List<String> layoutTable(List<Row> rows) {
-    SchemaModel model =
-        new SchemaModel(
-            BenchChain.IBC_DENOM,
-            BenchChain.CHANNEL,
-            BenchChain.SENDER,
-            BenchChain.RECEIVER,
-            BenchChain.QUOTA);
+    SchemaModel model = SchemaModel.scenario();
     List<SchemaModel.Layout> layouts = new ArrayList<>();
     layouts.add(SchemaModel.FIRST);
     layouts.addAll(SchemaModel.steps());

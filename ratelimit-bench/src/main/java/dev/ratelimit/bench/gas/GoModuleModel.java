@@ -1,5 +1,6 @@
 package dev.ratelimit.bench.gas;
 
+import dev.ratelimit.bench.fixture.BenchChain;
 import dev.ratelimit.core.model.Flow;
 import dev.ratelimit.core.model.Quota;
 import java.nio.charset.StandardCharsets;
@@ -51,6 +52,16 @@ public final class GoModuleModel {
   private final String sender;
   private final String receiver;
   private final Quota quota;
+
+  /** The model for {@link BenchChain}'s scenario packet and limit. */
+  public static GoModuleModel scenario() {
+    return new GoModuleModel(
+        BenchChain.IBC_DENOM,
+        BenchChain.CHANNEL,
+        BenchChain.SENDER,
+        BenchChain.RECEIVER,
+        BenchChain.QUOTA);
+  }
 
   public GoModuleModel(String denom, String channel, String sender, String receiver, Quota quota) {
     this.denom = denom;

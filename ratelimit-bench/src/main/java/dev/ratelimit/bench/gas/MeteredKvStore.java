@@ -1,5 +1,6 @@
 package dev.ratelimit.bench.gas;
 
+import dev.ratelimit.bench.fixture.WrappedBranch;
 import dev.ratelimit.core.store.KvBranch;
 import dev.ratelimit.core.store.KvEntry;
 import dev.ratelimit.core.store.KvScan;
@@ -89,72 +90,19 @@ public final class MeteredKvStore implements KvStore {
                     : StoreAccess.put(key.length, value.length)));
   }
 
-  /** A metered branch over the wrapped store's branch, recording into the same log. */
+  /**
+   * A metered branch over the wrapped store's branch, recording into the same log; its commits
+   * are counted.
+   */
   @Override
   public KvBranch branch() {
-    return new MeteredBranch(inner.branch(), log);
-  }
-
-  /** A branch whose accesses are metered; commit and discard go to the wrapped branch. */
-  private static final class MeteredBranch implements KvBranch {
-    private final KvBranch branch;
-    private final MeteredKvStore metered;
-
-    MeteredBranch(KvBranch branch, AccessLog log) {
-      this.branch = branch;
-      this.metered = new MeteredKvStore(branch, log);
-    }
-
-    @Override
-    public Optional<byte[]> get(byte[] key) {
-      return metered.get(key);
-    }
-
-    @Override
-    public boolean has(byte[] key) {
-      return metered.has(key);
-    }
-
-    @Override
-    public void put(byte[] key, byte[] value) {
-      metered.put(key, value);
-    }
-
-    @Override
-    public void delete(byte[] key) {
-      metered.delete(key);
-    }
-
-    @Override
-    public KvScan scan(byte[] fromInclusive, byte[] toExclusive) {
-      return metered.scan(fromInclusive, toExclusive);
-    }
-
-    @Override
-    public void write(WriteBatch batch) {
-      metered.write(batch);
-    }
-
-    @Override
-    public KvBranch branch() {
-      return metered.branch();
-    }
-
-    @Override
-    public void commit() {
-      branch.commit();
-      metered.log.recordCommit();
-    }
-
-    @Override
-    public void discard() {
-      branch.discard();
-    }
-
-    @Override
-    public void close() {
-      branch.close();
-    }
+    KvBranch branch = inner.branch();
+    return new WrappedBranch(new MeteredKvStore(branch, log), branch) {
+      @Override
+      protected void afterCommit() {
+        log.recordCommit();
+      }
+    };
   }
 
   /** Records each entry a scan returns. */

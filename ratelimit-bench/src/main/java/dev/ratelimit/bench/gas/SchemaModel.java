@@ -1,5 +1,6 @@
 package dev.ratelimit.bench.gas;
 
+import dev.ratelimit.bench.fixture.BenchChain;
 import dev.ratelimit.core.model.Flow;
 import dev.ratelimit.core.model.Quota;
 import java.math.BigInteger;
@@ -91,6 +92,16 @@ public final class SchemaModel {
   private final String sender;
   private final String receiver;
   private final Quota quota;
+
+  /** The model for {@link BenchChain}'s scenario packet and limit. */
+  public static SchemaModel scenario() {
+    return new SchemaModel(
+        BenchChain.IBC_DENOM,
+        BenchChain.CHANNEL,
+        BenchChain.SENDER,
+        BenchChain.RECEIVER,
+        BenchChain.QUOTA);
+  }
 
   public SchemaModel(String denom, String channel, String sender, String receiver, Quota quota) {
     this.denom = Objects.requireNonNull(denom, "denom");

@@ -139,12 +139,7 @@ class GasReportTest {
   }
 
   private static SchemaModel model() {
-    return new SchemaModel(
-        BenchChain.IBC_DENOM,
-        BenchChain.CHANNEL,
-        BenchChain.SENDER,
-        BenchChain.RECEIVER,
-        BenchChain.QUOTA);
+    return SchemaModel.scenario();
   }
 
   @Test

@@ -10,13 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class GoModuleModelTest {
-  private final GoModuleModel go =
-      new GoModuleModel(
-          BenchChain.IBC_DENOM,
-          BenchChain.CHANNEL,
-          BenchChain.SENDER,
-          BenchChain.RECEIVER,
-          BenchChain.QUOTA);
+  private final GoModuleModel go = GoModuleModel.scenario();
 
   @Test
   void rateLimitValue_isTheSizeOfTheWireMessage() {

@@ -116,15 +116,18 @@ final class Schema {
 
   /** {@code LIMIT.key(new Path(denom, channel))} for values validated already (the hot path). */
   static byte[] limitKey(String channelOrClientId, String denom) {
-    return new KeyEncoding.Builder(LIMIT.id(), 1 + PathHash.LENGTH)
-        .fixed(PathHash.of(channelOrClientId, denom))
-        .build();
+    return pathHashKey(LIMIT.id(), channelOrClientId, denom);
   }
 
   /** The 17-byte key prefix of one path's markers in {@code table}. */
   static byte[] markerPrefix(Table<Marker, Unit> table, Path path) {
-    return new KeyEncoding.Builder(table.id(), 1 + PathHash.LENGTH)
-        .fixed(PathHash.of(path.channelOrClientId(), path.denom()))
+    return pathHashKey(table.id(), path.channelOrClientId(), path.denom());
+  }
+
+  /** A table id and a path's hash: 17 bytes. */
+  private static byte[] pathHashKey(byte tableId, String channelOrClientId, String denom) {
+    return new KeyEncoding.Builder(tableId, 1 + PathHash.LENGTH)
+        .fixed(PathHash.of(channelOrClientId, denom))
         .build();
   }
 

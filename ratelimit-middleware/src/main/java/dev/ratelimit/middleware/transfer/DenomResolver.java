@@ -116,9 +116,9 @@ public final class DenomResolver {
     // The whole trace must have a base denom in either case (SPEC §3:
     // transfer/channel-1/transfer/channel-2 is invalid even when it comes back on channel-1).
     DenomTrace sent = DenomTrace.parse(packetDenom);
-    int prefix = sourcePort.length() + 1 + sourceChannel.length() + 1; // sourcePort/sourceChannel/
     if (startsWithHop(packetDenom, sourcePort, sourceChannel)) {
-      DenomTrace local = DenomTrace.parse(packetDenom.substring(prefix));
+      int hop = sourcePort.length() + 1 + sourceChannel.length() + 1; // sourcePort/sourceChannel/
+      DenomTrace local = DenomTrace.parse(packetDenom.substring(hop));
       return new ReceivedDenom(true, local.ibcDenom(), local);
     }
 
