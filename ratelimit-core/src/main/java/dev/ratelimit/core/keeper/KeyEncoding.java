@@ -14,6 +14,14 @@ import java.nio.charset.StandardCharsets;
 final class KeyEncoding {
   private KeyEncoding() {}
 
+  /** The encoded size of {@code s} as a key part if it is ASCII without NUL (else a lower bound). */
+  static int stringSize(String s) {
+    return s.length() + 1;
+  }
+
+  /** The encoded size of a number part. */
+  static final int U64_SIZE = Long.BYTES;
+
   /** Builds one key: table id then parts. */
   static final class Builder {
     private byte[] buf;

@@ -139,6 +139,11 @@ final class Schema {
       }
 
       @Override
+      public int size(Path p) {
+        return KeyEncoding.stringSize(p.denom()) + KeyEncoding.stringSize(p.channelOrClientId());
+      }
+
+      @Override
       public Path read(KeyEncoding.Reader in) {
         String denom = in.string();
         return path(denom, in.string());
@@ -154,6 +159,11 @@ final class Schema {
       }
 
       @Override
+      public int size(Path p) {
+        return PathHash.LENGTH;
+      }
+
+      @Override
       public Path read(KeyEncoding.Reader in) {
         throw new StorageException("a hashed path key cannot be read back; list the index");
       }
@@ -165,6 +175,11 @@ final class Schema {
       @Override
       public void write(Marker m, KeyEncoding.Builder out) {
         out.fixed(m.pathHash()).u64(m.sequence());
+      }
+
+      @Override
+      public int size(Marker m) {
+        return PathHash.LENGTH + KeyEncoding.U64_SIZE;
       }
 
       @Override
@@ -204,6 +219,11 @@ final class Schema {
       }
 
       @Override
+      public int size(Path p) {
+        return KeyEncoding.stringSize(p.channelOrClientId()) + KeyEncoding.stringSize(p.denom());
+      }
+
+      @Override
       public Path read(KeyEncoding.Reader in) {
         String channel = in.string();
         return path(in.string(), channel);
@@ -219,6 +239,11 @@ final class Schema {
       }
 
       @Override
+      public int size(String s) {
+        return KeyEncoding.stringSize(s);
+      }
+
+      @Override
       public String read(KeyEncoding.Reader in) {
         return in.string();
       }
@@ -230,6 +255,11 @@ final class Schema {
       @Override
       public void write(WhitelistedAddressPair p, KeyEncoding.Builder out) {
         out.string(p.sender()).string(p.receiver());
+      }
+
+      @Override
+      public int size(WhitelistedAddressPair p) {
+        return KeyEncoding.stringSize(p.sender()) + KeyEncoding.stringSize(p.receiver());
       }
 
       @Override
@@ -328,15 +358,15 @@ final class Schema {
         // a plain array of the exact size: ByteArrayOutputStream locks on every write
         Quota q = row.quota();
         Flow f = row.flow();
-        byte[] in = f.inflow().toByteArray();
-        byte[] out = f.outflow().toByteArray();
-        byte[] cv = f.channelValue().toByteArray();
         long d = q.durationHours();
         int varint = 1;
         for (long rest = d >>> 7; rest != 0; rest >>>= 7) {
           varint++;
         }
-        int magnitudes = in.length - skip(in) + out.length - skip(out) + cv.length - skip(cv);
+        int magnitudes =
+            magnitudeLength(f.inflow())
+                + magnitudeLength(f.outflow())
+                + magnitudeLength(f.channelValue());
         byte[] bytes = new byte[2 + varint + 3 + magnitudes];
         bytes[0] = (byte) (q.maxPercentSend() | (row.blacklisted() ? 0x80 : 0));
         bytes[1] = (byte) q.maxPercentRecv();
@@ -346,9 +376,9 @@ final class Schema {
           d >>>= 7;
         }
         bytes[pos++] = (byte) d;
-        pos = putMagnitude(bytes, pos, in);
-        pos = putMagnitude(bytes, pos, out);
-        putMagnitude(bytes, pos, cv);
+        pos = putMagnitude(bytes, pos, f.inflow());
+        pos = putMagnitude(bytes, pos, f.outflow());
+        putMagnitude(bytes, pos, f.channelValue());
         return bytes;
       }
 
@@ -387,24 +417,25 @@ final class Schema {
     };
   }
 
-  /**
-   * The number of leading zero bytes of {@code raw}, a non-negative value's {@link
-   * BigInteger#toByteArray} (a sign byte, or the one byte of 0): its magnitude is what follows.
-   */
-  private static int skip(byte[] raw) {
-    int skip = 0;
-    while (skip < raw.length && raw[skip] == 0) {
-      skip++;
-    }
-    return skip;
+  /** The bytes of a non-negative value's big-endian magnitude, without leading zeros (0 for 0). */
+  private static int magnitudeLength(BigInteger v) {
+    return (v.bitLength() + 7) / 8;
   }
 
-  /** Writes a length byte and the magnitude in {@code raw} at {@code pos}; returns the end. */
-  private static int putMagnitude(byte[] bytes, int pos, byte[] raw) {
-    int skip = skip(raw);
-    int length = raw.length - skip;
+  /** Writes a length byte and {@code v}'s magnitude at {@code pos}; returns the end. */
+  private static int putMagnitude(byte[] bytes, int pos, BigInteger v) {
+    int length = magnitudeLength(v);
     bytes[pos++] = (byte) length;
-    System.arraycopy(raw, skip, bytes, pos, length);
+    if (length <= Long.BYTES) { // the usual flow: written from the low 64 bits, no array
+      long x = v.longValue();
+      for (int i = pos + length - 1; i >= pos; i--) {
+        bytes[i] = (byte) x;
+        x >>>= 8;
+      }
+    } else { // toByteArray may lead with a sign byte: the magnitude is its last bytes
+      byte[] raw = v.toByteArray();
+      System.arraycopy(raw, raw.length - length, bytes, pos, length);
+    }
     return pos + length;
   }
 

@@ -20,6 +20,15 @@ final class Table<K, V> {
     void write(K key, KeyEncoding.Builder out);
 
     K read(KeyEncoding.Reader in);
+
+    /**
+     * The size of {@code key}'s parts, exact for ASCII strings without NUL (see {@link
+     * KeyEncoding#stringSize}): the builder starts at that size, so a key is built in one array,
+     * handed over without a copy.
+     */
+    default int size(K key) {
+      return 127;
+    }
   }
 
   /** Encodes a value. */
@@ -57,7 +66,7 @@ final class Table<K, V> {
   }
 
   byte[] key(K key) {
-    KeyEncoding.Builder b = new KeyEncoding.Builder(id);
+    KeyEncoding.Builder b = new KeyEncoding.Builder(id, 1 + keys.size(key));
     keys.write(key, b);
     return b.build();
   }

@@ -17,24 +17,9 @@ public final class Identifiers {
 
   /** {@code channel-N} with N a uint64. */
   public static boolean isChannelId(String id) {
-    if (id == null) {
-      return false;
-    }
-    // channel-[0-9]{1,20}, checked without a regex: it runs several times per packet
-    if (!id.startsWith(CHANNEL_PREFIX)) {
-      return false;
-    }
-    int digits = id.length() - CHANNEL_PREFIX.length();
-    if (digits < 1 || digits > 20) {
-      return false;
-    }
-    for (int i = CHANNEL_PREFIX.length(); i < id.length(); i++) {
-      char c = id.charAt(i);
-      if (c < '0' || c > '9') {
-        return false;
-      }
-    }
-    return fitsUint64(id.substring(CHANNEL_PREFIX.length()));
+    // channel-[0-9]{1,20}, checked in place without a regex or a substring: it runs several
+    // times per packet
+    return id != null && id.startsWith(CHANNEL_PREFIX) && isUint64(id, CHANNEL_PREFIX.length());
   }
 
   /** {@code 09-localhost} or {@code prefix-N} with N a uint64 (channel ids also match). */
@@ -51,15 +36,8 @@ public final class Identifiers {
     // receive parses. The digits hold no '-', so the split is at the last '-'; the prefix is
     // [A-Za-z0-9_-]+ starting and ending with a non-'-'.
     int dash = id.lastIndexOf('-');
-    int digits = id.length() - dash - 1;
-    if (dash < 1 || digits < 1 || digits > 20) {
+    if (dash < 1 || !isUint64(id, dash + 1)) {
       return false;
-    }
-    for (int i = dash + 1; i < id.length(); i++) {
-      char c = id.charAt(i);
-      if (c < '0' || c > '9') {
-        return false;
-      }
     }
     if (!isWordChar(id.charAt(0)) || !isWordChar(id.charAt(dash - 1))) {
       return false;
@@ -70,7 +48,7 @@ public final class Identifiers {
         return false;
       }
     }
-    return fitsUint64(id.substring(dash + 1));
+    return true;
   }
 
   private static boolean isWordChar(char c) {
@@ -95,12 +73,32 @@ public final class Identifiers {
     return id;
   }
 
-  /** {@code digits}: 1 to 20 ASCII digits. */
-  private static boolean fitsUint64(String digits) {
-    if (digits.length() < MAX_UINT64.length()) {
+  /**
+   * Whether {@code id} from {@code from} to its end is 1 to 20 ASCII digits whose value fits an
+   * unsigned 64-bit integer (leading zeros allowed: they make the value smaller).
+   */
+  private static boolean isUint64(String id, int from) {
+    int digits = id.length() - from;
+    if (digits < 1 || digits > MAX_UINT64.length()) {
+      return false;
+    }
+    for (int i = from; i < id.length(); i++) {
+      char c = id.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    if (digits < MAX_UINT64.length()) {
       return true;
     }
-    // 20 digits: compare as text, leading zeros included (they make the value smaller)
-    return digits.length() == MAX_UINT64.length() && digits.compareTo(MAX_UINT64) <= 0;
+    // 20 digits: compare as text, the first difference decides
+    for (int i = 0; i < digits; i++) {
+      char c = id.charAt(from + i);
+      char max = MAX_UINT64.charAt(i);
+      if (c != max) {
+        return c < max;
+      }
+    }
+    return true;
   }
 }

@@ -53,13 +53,24 @@ public final class QuotaRules {
     int pct = percent(quota, direction);
     BigInteger channelValue = flow.channelValue();
     BigInteger netAfter = netFlow(flow, direction).add(amount);
-    // net > floor(cv * pct / 100) exactly when 100 * net > cv * pct (net is an integer): the
-    // threshold's division is left to whoever shows it
-    if (channelValue.signum() != 0
-        && netAfter.multiply(HUNDRED).compareTo(channelValue.multiply(BigInteger.valueOf(pct))) > 0) {
+    if (channelValue.signum() != 0 && exceeds(netAfter, channelValue, pct)) {
       return new QuotaDecision(false, flow, netAfter, pct);
     }
     return new QuotaDecision(true, add(direction, flow, amount), netAfter, pct);
+  }
+
+  /**
+   * {@code net > floor(cv * pct / 100)}, which for an integer net is {@code 100 * net > cv * pct}:
+   * the threshold's division is left to whoever shows it. Two exact shortcuts spare the
+   * multiplications in the usual case, a net flow far below the channel value: a net of at most 0
+   * never exceeds, and for {@code pct >= 1} neither does a net 8 bits shorter than {@code cv}
+   * ({@code 100 * net < 2^(bits(net) + 7) <= 2^(bits(cv) - 1) <= cv <= cv * pct}).
+   */
+  static boolean exceeds(BigInteger net, BigInteger channelValue, int pct) {
+    if (net.signum() <= 0 || (pct > 0 && net.bitLength() + 8 <= channelValue.bitLength())) {
+      return false;
+    }
+    return net.multiply(HUNDRED).compareTo(channelValue.multiply(BigInteger.valueOf(pct))) > 0;
   }
 
   /**

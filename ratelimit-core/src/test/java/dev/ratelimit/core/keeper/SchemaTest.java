@@ -294,6 +294,48 @@ class SchemaTest {
     assertEquals("0101" + "01" + "20" + "ff".repeat(32) + "00" + "0101", hex(store.get(Schema.LIMIT.key(p)).orElseThrow()));
   }
 
+  /**
+   * The flow's magnitudes are written as length byte + big-endian magnitude whichever way the
+   * encoder takes (from a long up to 8 bytes, from the two's-complement array beyond): seeded
+   * values of every bit length 0 to 256, each side of the 64-bit edge included, against that
+   * definition written out here, and read back.
+   */
+  @Test
+  void limitValue_magnitudesOfEveryBitLength_matchTheDefinition() {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(256);
+    MemoryKvStore store = new MemoryKvStore();
+    Path p = new Path("uatom", "channel-1");
+    for (int bits = 0; bits <= 256; bits++) {
+      for (int k = 0; k < 4; k++) {
+        BigInteger[] v = new BigInteger[3];
+        for (int i = 0; i < 3; i++) {
+          int b = i == k % 3 ? bits : random.nextInt(257);
+          // the top bit set, the rest random: a value of exactly b bits (0 for b = 0)
+          v[i] = b == 0 ? BigInteger.ZERO : BigInteger.ONE.shiftLeft(b - 1).or(
+              new BigInteger(b - 1, new java.util.Random(random.nextLong())));
+        }
+        Flow f = new Flow(v[0], v[1], v[2]);
+        Schema.LimitRow row = new Schema.LimitRow(new Quota(5, 6, 7), k == 3, f);
+        Schema.LIMIT.put(store, p, row);
+        String expected = (k == 3 ? "85" : "05") + "06" + "07"
+            + magnitudeHex(v[0]) + magnitudeHex(v[1]) + magnitudeHex(v[2]);
+        assertEquals(expected, hex(store.get(Schema.LIMIT.key(p)).orElseThrow()), "bits " + bits);
+        assertEquals(row, Schema.LIMIT.get(store, p).orElseThrow());
+      }
+    }
+  }
+
+  /** Length byte, then the magnitude: the two's-complement bytes without the leading zeros. */
+  private static String magnitudeHex(BigInteger v) {
+    byte[] raw = v.toByteArray();
+    int skip = 0;
+    while (skip < raw.length && raw[skip] == 0) {
+      skip++;
+    }
+    byte[] magnitude = Arrays.copyOfRange(raw, skip, raw.length);
+    return String.format("%02x", magnitude.length) + hex(magnitude);
+  }
+
   @Test
   void corruptLimitValue_isStorageException() {
     MemoryKvStore store = new MemoryKvStore();

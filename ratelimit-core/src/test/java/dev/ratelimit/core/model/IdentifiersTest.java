@@ -2,6 +2,11 @@ package dev.ratelimit.core.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.math.BigInteger;
+import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -39,10 +44,56 @@ class IdentifiersTest {
     assertEquals(channel || client, Identifiers.isChannelOrClientId(id));
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void longClientPrefix_hasNoLengthLimit() {
     String id = "07-tendermint" + "x".repeat(500) + "-18446744073709551615";
     assertEquals(true, Identifiers.isClientId(id));
     assertEquals(false, Identifiers.isChannelOrClientId(null));
+  }
+
+  /**
+   * The in-place scans read ids exactly as SPEC §3's patterns with the uint64 bound taken as a
+   * number, on seeded ids built near the edges: prefixes of letters, digits, '_' and '-', 1 to 21
+   * digits around 2^64.
+   */
+  @Test
+  void scans_matchTheSpecPatterns_onSeededIds() {
+    Pattern channel = Pattern.compile("channel-([0-9]{1,20})");
+    Pattern client = Pattern.compile("[A-Za-z0-9_]+([A-Za-z0-9_-]+[A-Za-z0-9_])?-([0-9]{1,20})");
+    BigInteger maxUint64 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+    String[] prefixes = {"channel", "Channel", "07-tendermint", "a", "_", "-", "a-", "x_y", ""};
+    String prefixChars = "ab_-0Z";
+    String[] numbers = {"0", "1", "18446744073709551615", "18446744073709551616",
+        "99999999999999999999", "09999999999999999999", "18446744073709551605",
+        "18446744073709551614", "28446744073709551615", "184467440737095516150", "1a", ""};
+    SplittableRandom random = new SplittableRandom(7);
+    int checked = 0;
+    for (int i = 0; i < 50_000; i++) {
+      StringBuilder id = new StringBuilder(prefixes[random.nextInt(prefixes.length)]);
+      for (int extra = random.nextInt(4); extra > 0; extra--) {
+        id.append(prefixChars.charAt(random.nextInt(prefixChars.length())));
+      }
+      id.append(random.nextInt(8) == 0 ? "" : "-");
+      if (random.nextBoolean()) {
+        id.append(numbers[random.nextInt(numbers.length)]);
+      } else {
+        for (int digits = random.nextInt(22); digits > 0; digits--) {
+          id.append((char) ('0' + random.nextInt(10)));
+        }
+      }
+      String s = id.toString();
+      boolean expectChannel = fitsUint64(channel.matcher(s), 1, maxUint64);
+      boolean expectClient =
+          s.equals("09-localhost") || fitsUint64(client.matcher(s), 2, maxUint64);
+      assertEquals(expectChannel, Identifiers.isChannelId(s), s);
+      assertEquals(expectClient, Identifiers.isClientId(s), s);
+      checked += expectChannel || expectClient ? 1 : 0;
+    }
+    // the generator must reach both answers often, or the comparison proves little
+    assertEquals(true, checked > 10_000 && checked < 40_000, "valid ids: " + checked);
+  }
+
+  private static boolean fitsUint64(Matcher m, int digitsGroup, BigInteger max) {
+    return m.matches() && new BigInteger(m.group(digitsGroup)).compareTo(max) <= 0;
   }
 }

@@ -347,6 +347,40 @@ class QuotaRulesTest {
     assertTrue(overflows > 10, "overflows " + overflows);
   }
 
+  /**
+   * The check's shortcuts (a net of at most 0; a net 8 bits shorter than the channel value) agree
+   * with the floor definition where they switch on and off: channel values and nets at and next to
+   * powers of two, their bit lengths 6 to 10 apart, every percent.
+   */
+  @Test
+  void exceeds_agreesWithFloorDefinition_atTheShortcutsEdges() {
+    int exceeding = 0;
+    int within = 0;
+    for (int k = 11; k <= 300; k += k < 40 ? 1 : 37) {
+      for (int dcv = -1; dcv <= 1; dcv++) {
+        BigInteger cv = BigInteger.ONE.shiftLeft(k).add(n(dcv));
+        for (int j = k - 10; j <= k - 6; j++) {
+          for (int dnet = -1; dnet <= 1; dnet++) {
+            BigInteger net = BigInteger.ONE.shiftLeft(j).add(n(dnet));
+            for (int pct = 0; pct <= 100; pct++) {
+              BigInteger threshold = cv.multiply(n(pct)).divide(n(100));
+              boolean expected = net.compareTo(threshold) > 0;
+              assertEquals(expected, QuotaRules.exceeds(net, cv, pct),
+                  "cv=2^" + k + "+" + dcv + " net=2^" + j + "+" + dnet + " pct=" + pct);
+              assertFalse(QuotaRules.exceeds(net.negate(), cv, pct));
+              exceeding += expected ? 1 : 0;
+              within += expected ? 0 : 1;
+            }
+          }
+        }
+      }
+    }
+    assertFalse(QuotaRules.exceeds(BigInteger.ZERO, BigInteger.ONE, 0));
+    assertTrue(QuotaRules.exceeds(BigInteger.ONE, BigInteger.ONE.shiftLeft(256), 0));
+    // both answers on both sides of the 8-bit edge: pct 0 and 1 exceed, larger ones do not
+    assertTrue(exceeding > 1_000 && within > 10_000, exceeding + " exceeding, " + within + " within");
+  }
+
   @Test
   void truncatedPercentForm_differsFromFloorThreshold() {
     BigInteger cv = n(99);
