@@ -77,7 +77,7 @@ public class PacketPartsBenchmark {
   /** The sink-case local denom: prefix the trace, validate it, SHA-256 and hex it. */
   @Benchmark
   public String recvDenom() {
-    return DenomResolver.recvDenom(packet, BenchChain.BASE_DENOM).localDenom();
+    return DenomResolver.recvLocalDenom(packet, BenchChain.BASE_DENOM);
   }
 
   /** SHA-256 of the 24-byte trace alone (one compression). */

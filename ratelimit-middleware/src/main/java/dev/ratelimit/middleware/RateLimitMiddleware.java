@@ -187,9 +187,9 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
     Objects.requireNonNull(packet, "packet");
     RateLimitedPacket counted;
     try {
-      FungibleTokenPacketData ftpd = PacketDataCodec.decode(packet.data());
+      FungibleTokenPacketData ftpd = PacketDataCodec.decode(packet);
       requireChannelId(packet.destinationChannel(), "destination_channel");
-      String denom = DenomResolver.recvDenom(packet, ftpd.denom()).localDenom();
+      String denom = DenomResolver.recvLocalDenom(packet, ftpd.denom());
       counted = counted(packet.destinationChannel(), denom, ftpd);
       requireSequence(packet);
     } catch (RateLimitException e) {
@@ -341,7 +341,7 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
   private void settleSend(BlockContext tx, Packet packet, boolean failed) {
     String channelId = packet.sourceChannel();
     try (BlockContext step = tx.branch()) {
-      FungibleTokenPacketData ftpd = PacketDataCodec.decode(packet.data());
+      FungibleTokenPacketData ftpd = PacketDataCodec.decode(packet);
       requireChannelId(channelId, "source_channel");
       String denom = DenomResolver.sendDenom(ftpd.denom());
       PendingPacket marker = marker(channelId, denom, packet);
@@ -363,9 +363,9 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
   private void settleRecv(BlockContext tx, Packet packet, boolean success) {
     String channelId = packet.destinationChannel();
     try (BlockContext step = tx.branch()) {
-      FungibleTokenPacketData ftpd = PacketDataCodec.decode(packet.data());
+      FungibleTokenPacketData ftpd = PacketDataCodec.decode(packet);
       requireChannelId(channelId, "destination_channel");
-      String denom = DenomResolver.recvDenom(packet, ftpd.denom()).localDenom();
+      String denom = DenomResolver.recvLocalDenom(packet, ftpd.denom());
       PendingPacket marker = marker(channelId, denom, packet);
       for (Receiving r = receiving; r != null; r = r.outer) {
         if (!r.stored && r.is(marker)) {

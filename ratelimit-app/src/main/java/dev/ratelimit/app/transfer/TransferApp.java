@@ -166,7 +166,7 @@ public final class TransferApp implements IbcModule {
   public Optional<Acknowledgement> onRecvPacket(BlockContext ctx, Packet packet, String relayer) {
     FungibleTokenPacketData data = null;
     try (BlockContext tx = ctx.branch()) {
-      data = PacketDataCodec.decode(packet.data());
+      data = PacketDataCodec.decode(packet);
       if (data.amount().signum() <= 0) {
         throw new TxException(TxException.TRANSFER, 5, "amount must be positive");
       }
@@ -263,7 +263,7 @@ public final class TransferApp implements IbcModule {
 
   /** Gives a failed send back to its sender: unescrow when this chain was the source, else mint. */
   private void refund(BlockContext ctx, Packet packet) {
-    FungibleTokenPacketData data = PacketDataCodec.decode(packet.data());
+    FungibleTokenPacketData data = PacketDataCodec.decode(packet);
     DenomTrace trace = DenomTrace.parse(data.denom());
     String localDenom = DenomResolver.sendDenom(data.denom());
     if (isSenderSink(trace, packet.sourcePort(), packet.sourceChannel())) {

@@ -134,7 +134,7 @@ final class FakeHost {
     public Optional<Acknowledgement> onRecvPacket(BlockContext ctx, Packet packet, String relayer) {
       called = true;
       try {
-        PacketDataCodec.decode(packet.data()); // the app reads packets with the shared decoder
+        PacketDataCodec.decode(packet); // the app reads packets with the shared decoder
       } catch (RuntimeException e) {
         return Optional.of(Acknowledgement.error("cannot decode packet data"));
       }

@@ -39,10 +39,13 @@ final class KeyEncoding {
 
     Builder string(String s) {
       byte[] utf8 = s.getBytes(StandardCharsets.UTF_8); // ASCII (the usual case): one array copy
+      // a string has a NUL iff its UTF-8 has a 0x00 byte; the JDK's indexOf is vectorized
       int nuls = 0;
-      for (byte b : utf8) {
-        if (b == 0) {
-          nuls++;
+      if (s.indexOf('\0') >= 0) {
+        for (byte b : utf8) {
+          if (b == 0) {
+            nuls++;
+          }
         }
       }
       ensure(utf8.length + nuls + 1);

@@ -8,10 +8,7 @@ import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.model.Texts;
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
@@ -151,6 +148,16 @@ public final class GoJson {
       }
     }
     return values;
+  }
+
+  /**
+   * {@link #readStringFields(byte[], List, ErrorCode)} of {@code packet}'s data, read in place
+   * (a packet hands out copies of its data; this reader only reads).
+   *
+   * @throws NullPointerException if an argument is {@code null}
+   */
+  public static String[] readStringFields(Packet packet, List<String> keys, ErrorCode code) {
+    return readStringFields(Objects.requireNonNull(packet, "packet").dataForReading(), keys, code);
   }
 
   /** {@link #readStringObject} with the general parser only (tests compare the two paths). */
@@ -298,40 +305,10 @@ public final class GoJson {
     }
     int end = Math.min(json.length, start + 1 + SIMPLE_MAX_STRING);
     int i = start + 1;
-    // eight bytes at a time while all eight are simple; the byte loop finds the first that is not
-    while (i + Long.BYTES <= end && allSimple((long) LONG_LE.get(json, i))) {
-      i += Long.BYTES;
-    }
     while (i < end && SIMPLE_BYTE[json[i] & 0xFF]) { // one table load per byte
       i++;
     }
     return i < end && json[i] == '"' ? i : -1;
-  }
-
-  private static final VarHandle LONG_LE =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final long ONES = 0x0101010101010101L;
-  private static final long HIGHS = 0x8080808080808080L;
-
-  /**
-   * Whether all eight bytes of {@code word} are {@link #SIMPLE_BYTE simple}: none has its high bit
-   * set, none is below 0x20, and none is {@code "}, {@code \} or DEL. The byte tests are the
-   * classic word-at-a-time ones, exact for "is there such a byte" once no high bit is set.
-   */
-  static boolean allSimple(long word) {
-    if ((word & HIGHS) != 0) {
-      return false;
-    }
-    long below = (word - 0x20 * ONES) & ~word; // a high bit where a byte is below 0x20
-    return ((below | hasZeroByte(word ^ ('"' * ONES)) | hasZeroByte(word ^ ('\\' * ONES))
-                | hasZeroByte(word ^ (0x7F * ONES)))
-            & HIGHS)
-        == 0;
-  }
-
-  /** A high bit set in some byte iff {@code v} has a zero byte. */
-  private static long hasZeroByte(long v) {
-    return (v - ONES) & ~v;
   }
 
   /** The bytes a simple string holds: printable ASCII but {@code "} and {@code \}. */

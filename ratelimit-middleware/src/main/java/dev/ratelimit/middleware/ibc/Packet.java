@@ -45,6 +45,11 @@ public record Packet(
     return data.clone();
   }
 
+  /** The packet data itself, for this package's readers, which never write to it (no copy). */
+  byte[] dataForReading() {
+    return data;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof Packet p

@@ -117,18 +117,11 @@ public final class DenomResolver {
     // transfer/channel-1/transfer/channel-2 is invalid even when it comes back on channel-1).
     DenomTrace sent = DenomTrace.parse(packetDenom);
     if (startsWithHop(packetDenom, sourcePort, sourceChannel)) {
-      int hop = sourcePort.length() + 1 + sourceChannel.length() + 1; // sourcePort/sourceChannel/
-      DenomTrace local = DenomTrace.parse(packetDenom.substring(hop));
+      DenomTrace local = DenomTrace.parse(afterHop(packetDenom, sourcePort, sourceChannel));
       return new ReceivedDenom(true, local.ibcDenom(), local);
     }
 
-    if (!Identifiers.isChannelOrClientId(destinationChannel)) {
-      throw new RateLimitException(
-          ErrorCode.INVALID_CHANNEL_OR_CLIENT_ID,
-          "destination channel "
-              + Texts.quote(destinationChannel)
-              + " is not a channel or client id");
-    }
+    requireDestinationChannel(destinationChannel);
     List<Hop> hops = new ArrayList<>(sent.trace().size() + 1);
     hops.add(new Hop(destinationPort, destinationChannel));
     hops.addAll(sent.trace());
@@ -154,6 +147,47 @@ public final class DenomResolver {
         packetDenom);
   }
 
+  /**
+   * {@code recvDenom(packet, packetDenom).localDenom()}, with the same checks and errors in the
+   * same order, without building the traces: the rate limiter needs only the local denom, on every
+   * packet. A trace's full path is its text, so the local trace's full path is the denom with the
+   * source hop stripped, or {@code destinationPort/destinationChannel/} + the denom.
+   *
+   * @throws NullPointerException as {@link #recvDenom(Packet, String)}
+   * @throws RateLimitException as {@link #recvDenom(Packet, String)}
+   * @throws IllegalArgumentException as {@link #recvDenom(Packet, String)}
+   */
+  public static String recvLocalDenom(Packet packet, String packetDenom) {
+    Objects.requireNonNull(packet, "packet");
+    return recvLocalDenom(
+        packet.sourcePort(),
+        packet.sourceChannel(),
+        packet.destinationPort(),
+        packet.destinationChannel(),
+        packetDenom);
+  }
+
+  static String recvLocalDenom(
+      String sourcePort,
+      String sourceChannel,
+      String destinationPort,
+      String destinationChannel,
+      String packetDenom) {
+    Objects.requireNonNull(sourcePort, "sourcePort");
+    Objects.requireNonNull(sourceChannel, "sourceChannel");
+    Objects.requireNonNull(destinationPort, "destinationPort");
+    Objects.requireNonNull(destinationChannel, "destinationChannel");
+    requireNotBlank(packetDenom);
+    DenomTrace.hasTrace(packetDenom); // thrown for, as parse: the whole trace needs a base denom
+    if (startsWithHop(packetDenom, sourcePort, sourceChannel)) {
+      String rest = afterHop(packetDenom, sourcePort, sourceChannel);
+      return DenomTrace.hasTrace(rest) ? DenomTrace.hashed(rest) : rest;
+    }
+    requireDestinationChannel(destinationChannel);
+    Hop prepended = new Hop(destinationPort, destinationChannel); // the port's check and error
+    return DenomTrace.hashed(prepended + "/" + packetDenom);
+  }
+
   /** Whether {@code denom} starts with {@code port/channel/} (no string built per packet). */
   private static boolean startsWithHop(String denom, String port, String channel) {
     int p = port.length();
@@ -163,6 +197,21 @@ public final class DenomResolver {
         && denom.charAt(p) == '/'
         && denom.startsWith(channel, p + 1)
         && denom.charAt(p + 1 + c) == '/';
+  }
+
+  /** {@code denom} after its leading {@code port/channel/} ({@link #startsWithHop}). */
+  private static String afterHop(String denom, String port, String channel) {
+    return denom.substring(port.length() + 1 + channel.length() + 1);
+  }
+
+  private static void requireDestinationChannel(String destinationChannel) {
+    if (!Identifiers.isChannelOrClientId(destinationChannel)) {
+      throw new RateLimitException(
+          ErrorCode.INVALID_CHANNEL_OR_CLIENT_ID,
+          "destination channel "
+              + Texts.quote(destinationChannel)
+              + " is not a channel or client id");
+    }
   }
 
   private static void requireNotBlank(String packetDenom) {

@@ -5,6 +5,7 @@ import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.model.Amounts;
 import dev.ratelimit.core.model.Texts;
 import dev.ratelimit.middleware.ibc.GoJson;
+import dev.ratelimit.middleware.ibc.Packet;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -53,7 +54,21 @@ public final class PacketDataCodec {
     if (data == null) {
       throw new RateLimitException(ErrorCode.INVALID_PACKET_DATA, "packet data is null");
     }
-    String[] fields = GoJson.readStringFields(data, KEYS, ErrorCode.INVALID_PACKET_DATA);
+    return fromFields(GoJson.readStringFields(data, KEYS, ErrorCode.INVALID_PACKET_DATA));
+  }
+
+  /**
+   * {@link #decode(byte[])} of {@code packet}'s data, without copying it out of the packet.
+   *
+   * @throws NullPointerException if {@code packet} is {@code null}
+   * @throws RateLimitException as {@link #decode(byte[])}
+   */
+  public static FungibleTokenPacketData decode(Packet packet) {
+    return fromFields(GoJson.readStringFields(packet, KEYS, ErrorCode.INVALID_PACKET_DATA));
+  }
+
+  /** The packet data from the JSON's string values, in {@link #KEYS} order. */
+  private static FungibleTokenPacketData fromFields(String[] fields) {
     for (int i = DENOM; i <= RECEIVER; i++) {
       if (fields[i] == null) {
         throw new RateLimitException(

@@ -55,59 +55,6 @@ class GoJsonFastPathTest {
     assertEquals(List.of("m", "uatom"), List.copyOf(m.values()));
   }
 
-  /**
-   * The word-at-a-time test of eight string bytes agrees with the byte-by-byte rule (printable
-   * ASCII but {@code "} and {@code \\}): every byte value at every position among simple bytes,
-   * then seeded random words (most of them hold a non-simple byte somewhere).
-   */
-  @Test
-  void wordAtATimeTest_agreesWithTheByteRule() {
-    Random r = new Random(0x5EED);
-    for (int position = 0; position < Long.BYTES; position++) {
-      for (int b = 0; b < 256; b++) {
-        byte[] word = simpleBytes(r);
-        word[position] = (byte) b;
-        assertEquals(allSimpleByByte(word), GoJson.allSimple(littleEndian(word)), "byte " + b);
-      }
-    }
-    int simpleWords = 0;
-    for (int i = 0; i < 200_000; i++) {
-      byte[] word = new byte[Long.BYTES];
-      for (int k = 0; k < word.length; k++) {
-        word[k] = r.nextInt(4) == 0 ? (byte) r.nextInt(256) : (byte) (0x20 + r.nextInt(0x5F));
-      }
-      boolean expected = allSimpleByByte(word);
-      assertEquals(expected, GoJson.allSimple(littleEndian(word)), java.util.Arrays.toString(word));
-      simpleWords += expected ? 1 : 0;
-    }
-    assertEquals(true, simpleWords > 1_000, "simple words: " + simpleWords);
-  }
-
-  private static byte[] simpleBytes(Random r) {
-    byte[] word = new byte[Long.BYTES];
-    for (int k = 0; k < word.length; k++) {
-      byte b;
-      do {
-        b = (byte) (0x20 + r.nextInt(0x5F));
-      } while (b == '"' || b == '\\');
-      word[k] = b;
-    }
-    return word;
-  }
-
-  private static boolean allSimpleByByte(byte[] word) {
-    for (byte b : word) {
-      if (b < 0x20 || b > 0x7E || b == '"' || b == '\\') { // bytes are signed: >= 0x80 is < 0
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static long littleEndian(byte[] word) {
-    return java.nio.ByteBuffer.wrap(word).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
-  }
-
   private static String mutatedPacket(Random r) {
     String packet = "{\"denom\":\"transfer/channel-0/uatom\",\"amount\":\"100\","
         + "\"sender\":\"cosmos1abc\",\"receiver\":\"osmo1xyz\",\"memo\":\"hi\"}";

@@ -2,6 +2,7 @@ package dev.ratelimit.middleware.transfer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import dev.ratelimit.core.ErrorCode;
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -331,6 +333,47 @@ class DenomResolverTest {
               RateLimitException.class,
               () -> DenomResolver.recvDenom("transfer", "channel-1", "transfer", "channel-5", denom));
       assertEquals(ErrorCode.INVALID_PACKET_DATA, e.code());
+    }
+  }
+
+  /**
+   * The middleware's {@code recvLocalDenom} gives {@code recvDenom(...).localDenom()}, or the same
+   * exception (type, code, message), on seeded denoms and channels: source and sink cases,
+   * traces with and without a base denom, bad destination channels and ports.
+   */
+  @Test
+  void recvLocalDenom_agreesWithRecvDenom() {
+    String[] pool = {
+      "transfer", "channel-0", "channel-1", "07-tendermint-3", "xyz-5", "uatom", "", " ", "a b",
+      "channel-", "ibc", "gamm"
+    };
+    String[] channels = {"channel-0", "channel-1", "07-tendermint-3", "channelX", ""};
+    String[] ports = {"transfer", "transfer", "xyz", "trans/fer"};
+    Random random = new Random(0x10CA1L);
+    int hashed = 0;
+    for (int i = 0; i < 20_000; i++) {
+      String denom = DenomTraceTest.randomPath(random, pool, 6);
+      String[] ids = {
+        ports[random.nextInt(ports.length)], channels[random.nextInt(channels.length)],
+        ports[random.nextInt(ports.length)], channels[random.nextInt(channels.length)]
+      };
+      String expected = outcome(
+          () -> DenomResolver.recvDenom(ids[0], ids[1], ids[2], ids[3], denom).localDenom());
+      String actual = outcome(
+          () -> DenomResolver.recvLocalDenom(ids[0], ids[1], ids[2], ids[3], denom));
+      assertEquals(expected, actual, String.join(" ", ids) + " " + denom);
+      hashed += expected.startsWith("ibc/") ? 1 : 0;
+    }
+    assertTrue(hashed > 5_000, "hashed: " + hashed);
+  }
+
+  private static String outcome(java.util.function.Supplier<String> localDenom) {
+    try {
+      return localDenom.get();
+    } catch (RateLimitException e) {
+      return "code " + e.code().code() + ": " + e.getMessage();
+    } catch (IllegalArgumentException e) {
+      return e.getClass().getSimpleName() + ": " + e.getMessage();
     }
   }
 

@@ -185,7 +185,7 @@ class DenomTraceTest {
   }
 
   /** 1 to {@code maxParts} parts from {@code pool}, joined with {@code /}. */
-  private static String randomPath(Random random, String[] pool, int maxParts) {
+  static String randomPath(Random random, String[] pool, int maxParts) {
     int n = 1 + random.nextInt(maxParts);
     StringBuilder sb = new StringBuilder();
     for (int k = 0; k < n; k++) {

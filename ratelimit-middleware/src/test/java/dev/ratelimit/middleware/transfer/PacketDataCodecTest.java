@@ -9,6 +9,8 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.model.Amounts;
+import dev.ratelimit.middleware.ibc.Height;
+import dev.ratelimit.middleware.ibc.Packet;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -120,6 +122,13 @@ class PacketDataCodecTest {
   @MethodSource("valid")
   void decode_valid(String name, byte[] data, FungibleTokenPacketData expected) {
     assertEquals(expected, PacketDataCodec.decode(data));
+    Packet packet = packetOf(data);
+    assertEquals(expected, PacketDataCodec.decode(packet)); // read in place: the same answer
+    assertArrayEquals(data, packet.data()); // and the packet's data untouched
+  }
+
+  private static Packet packetOf(byte[] data) {
+    return new Packet(1, "transfer", "channel-1", "transfer", "channel-0", data, Height.ZERO, 0);
   }
 
   static Stream<Arguments> invalid() {
@@ -268,6 +277,12 @@ class PacketDataCodecTest {
     assertTrue(
         e.getMessage().contains(mentions),
         "message should name " + mentions + ": " + e.getMessage());
+    if (data != null) { // a packet's data is never null
+      RateLimitException inPlace =
+          assertThrows(RateLimitException.class, () -> PacketDataCodec.decode(packetOf(data)));
+      assertEquals(e.code(), inPlace.code());
+      assertEquals(e.getMessage(), inPlace.getMessage());
+    }
   }
 
   @Test
