@@ -20,10 +20,14 @@ public final class Sha256 {
 
   private Sha256() {}
 
-  /** The 32-byte SHA-256 of {@code data}. */
+  /**
+   * The 32-byte SHA-256 of {@code data}.
+   *
+   * @throws NullPointerException if {@code data} is {@code null}
+   */
   public static byte[] hash(byte[] data) {
-    MessageDigest md = DIGEST.get();
-    md.reset();
-    return md.digest(data);
+    // digest(data) resets the digest when it completes, and it cannot stop half way (a null
+    // input fails before the digest reads it), so the next call starts from a clean state
+    return DIGEST.get().digest(data);
   }
 }
