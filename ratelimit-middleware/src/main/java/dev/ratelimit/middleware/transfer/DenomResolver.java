@@ -107,11 +107,7 @@ public final class DenomResolver {
       String destinationPort,
       String destinationChannel,
       String packetDenom) {
-    Objects.requireNonNull(sourcePort, "sourcePort");
-    Objects.requireNonNull(sourceChannel, "sourceChannel");
-    Objects.requireNonNull(destinationPort, "destinationPort");
-    Objects.requireNonNull(destinationChannel, "destinationChannel");
-    requireNotBlank(packetDenom);
+    requireArguments(sourcePort, sourceChannel, destinationPort, destinationChannel, packetDenom);
 
     // The whole trace must have a base denom in either case (SPEC §3:
     // transfer/channel-1/transfer/channel-2 is invalid even when it comes back on channel-1).
@@ -138,13 +134,7 @@ public final class DenomResolver {
    * @throws IllegalArgumentException as {@link #recvDenom(String, String, String, String, String)}
    */
   public static ReceivedDenom recvDenom(Packet packet, String packetDenom) {
-    Objects.requireNonNull(packet, "packet");
-    return recvDenom(
-        packet.sourcePort(),
-        packet.sourceChannel(),
-        packet.destinationPort(),
-        packet.destinationChannel(),
-        packetDenom);
+    return ofPacket(packet, packetDenom, DenomResolver::recvDenom);
   }
 
   /**
@@ -158,8 +148,39 @@ public final class DenomResolver {
    * @throws IllegalArgumentException as {@link #recvDenom(Packet, String)}
    */
   public static String recvLocalDenom(Packet packet, String packetDenom) {
+    return ofPacket(packet, packetDenom, DenomResolver::recvLocalDenom);
+  }
+
+  static String recvLocalDenom(
+      String sourcePort,
+      String sourceChannel,
+      String destinationPort,
+      String destinationChannel,
+      String packetDenom) {
+    requireArguments(sourcePort, sourceChannel, destinationPort, destinationChannel, packetDenom);
+    DenomTrace.hasTrace(packetDenom); // thrown for, as parse: the whole trace needs a base denom
+    if (startsWithHop(packetDenom, sourcePort, sourceChannel)) {
+      String rest = afterHop(packetDenom, sourcePort, sourceChannel);
+      return DenomTrace.hasTrace(rest) ? DenomTrace.hashed(rest) : rest;
+    }
+    requireDestinationChannel(destinationChannel);
+    Hop prepended = new Hop(destinationPort, destinationChannel); // the port's check and error
+    return DenomTrace.hashed(prepended + "/" + packetDenom);
+  }
+
+  /** A reading of a received denom from the packet's ports and channels. */
+  private interface Resolution<T> {
+    T of(
+        String sourcePort,
+        String sourceChannel,
+        String destinationPort,
+        String destinationChannel,
+        String packetDenom);
+  }
+
+  private static <T> T ofPacket(Packet packet, String packetDenom, Resolution<T> resolution) {
     Objects.requireNonNull(packet, "packet");
-    return recvLocalDenom(
+    return resolution.of(
         packet.sourcePort(),
         packet.sourceChannel(),
         packet.destinationPort(),
@@ -167,7 +188,8 @@ public final class DenomResolver {
         packetDenom);
   }
 
-  static String recvLocalDenom(
+  /** The receive readings' arguments: ids not null, the denom neither null nor blank. */
+  private static void requireArguments(
       String sourcePort,
       String sourceChannel,
       String destinationPort,
@@ -178,14 +200,6 @@ public final class DenomResolver {
     Objects.requireNonNull(destinationPort, "destinationPort");
     Objects.requireNonNull(destinationChannel, "destinationChannel");
     requireNotBlank(packetDenom);
-    DenomTrace.hasTrace(packetDenom); // thrown for, as parse: the whole trace needs a base denom
-    if (startsWithHop(packetDenom, sourcePort, sourceChannel)) {
-      String rest = afterHop(packetDenom, sourcePort, sourceChannel);
-      return DenomTrace.hasTrace(rest) ? DenomTrace.hashed(rest) : rest;
-    }
-    requireDestinationChannel(destinationChannel);
-    Hop prepended = new Hop(destinationPort, destinationChannel); // the port's check and error
-    return DenomTrace.hashed(prepended + "/" + packetDenom);
   }
 
   /** Whether {@code denom} starts with {@code port/channel/} (no string built per packet). */
