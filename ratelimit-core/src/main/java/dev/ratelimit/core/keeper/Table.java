@@ -24,7 +24,7 @@ final class Table<K, V> {
     /**
      * The size of {@code key}'s parts, exact for ASCII strings without NUL (see {@link
      * KeyEncoding#stringSize}): the builder starts at that size, so a key is built in one array,
-     * handed over without a copy.
+     * handed over without a copy (if it is off, the builder grows or trims). By default a guess.
      */
     default int size(K key) {
       return 127;
