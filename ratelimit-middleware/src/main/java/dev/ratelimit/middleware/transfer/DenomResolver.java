@@ -164,8 +164,9 @@ public final class DenomResolver {
       return DenomTrace.hasTrace(rest) ? DenomTrace.hashed(rest) : rest;
     }
     requireDestinationChannel(destinationChannel);
-    Hop prepended = new Hop(destinationPort, destinationChannel); // the port's check and error
-    return DenomTrace.hashed(prepended + "/" + packetDenom);
+    // the channel was checked just above; the port as a hop's
+    return DenomTrace.hashed(
+        Hop.requirePortId(destinationPort) + "/" + destinationChannel + "/" + packetDenom);
   }
 
   /** A reading of a received denom from the packet's ports and channels. */

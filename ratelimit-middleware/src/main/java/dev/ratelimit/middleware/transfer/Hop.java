@@ -19,13 +19,24 @@ public record Hop(String portId, String channelOrClientId) {
    *     channelOrClientId} is not a channel or client id
    */
   public Hop {
-    Objects.requireNonNull(portId, "portId");
+    requirePortId(portId);
     Objects.requireNonNull(channelOrClientId, "channelOrClientId");
+    Identifiers.requireChannelOrClientId(channelOrClientId, "hop channel or client id");
+  }
+
+  /**
+   * Returns {@code portId} if it may stand in a hop.
+   *
+   * @throws NullPointerException if {@code portId} is {@code null}
+   * @throws IllegalArgumentException if it contains {@code /}
+   */
+  static String requirePortId(String portId) {
+    Objects.requireNonNull(portId, "portId");
     if (portId.indexOf('/') >= 0) {
       throw new IllegalArgumentException(
           "hop port id must not contain '/', got " + Texts.quote(portId));
     }
-    Identifiers.requireChannelOrClientId(channelOrClientId, "hop channel or client id");
+    return portId;
   }
 
   /** {@code portId/channelOrClientId}. */
