@@ -1,5 +1,6 @@
 package dev.ratelimit.core.keeper;
 
+import dev.ratelimit.core.model.PureMemo;
 import dev.ratelimit.core.model.Sha256;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -17,24 +18,20 @@ final class PathHash {
 
   private PathHash() {}
 
-  /**
-   * The last path hashed on this thread: a packet's row and marker keys hash the same path one
-   * after the other (a pure function's memo, so no state leaks into results).
-   */
-  private static final ThreadLocal<Last> LAST = new ThreadLocal<>();
+  /** Paths up to this length (channel id + denom) are memoized; see {@link PureMemo}. */
+  static final int MEMO_MAX_PATH = 256;
 
-  private record Last(String channelOrClientId, String denom, byte[] hash) {}
+  /** A path's row and marker keys, packet after packet, hash the same few paths. */
+  private static final PureMemo<Input, byte[]> HASHES =
+      new PureMemo<>(256, in -> compute(in.channelOrClientId(), in.denom()));
+
+  private record Input(String channelOrClientId, String denom) {}
 
   static byte[] of(String channelOrClientId, String denom) {
-    Last last = LAST.get();
-    if (last != null
-        && last.channelOrClientId().equals(channelOrClientId)
-        && last.denom().equals(denom)) {
-      return last.hash().clone();
+    if (channelOrClientId.length() + denom.length() > MEMO_MAX_PATH) {
+      return compute(channelOrClientId, denom);
     }
-    byte[] hash = compute(channelOrClientId, denom);
-    LAST.set(new Last(channelOrClientId, denom, hash));
-    return hash.clone();
+    return HASHES.apply(new Input(channelOrClientId, denom)).clone(); // callers own their copy
   }
 
   private static byte[] compute(String channelOrClientId, String denom) {

@@ -18,12 +18,15 @@ import dev.ratelimit.core.store.Bytes;
 import dev.ratelimit.core.store.MemoryKvStore;
 import dev.ratelimit.core.store.StorageException;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** Pins the store layout of SPEC §8: table ids, key bytes, order and value codecs. */
@@ -69,6 +72,36 @@ class SchemaTest {
     // "channel-11" + "uatom" and "channel-1" + "1uatom" concatenate identically
     assertNotEquals(hex(PathHash.of("channel-11", "uatom")), hex(PathHash.of("channel-1", "1uatom")));
     assertEquals(16, PathHash.of("channel-1", "a\0b").length);
+  }
+
+  /**
+   * Path hashes are memoized: whatever the memo holds, every call answers the definition (SHA-256
+   * of the length-prefixed parts, first 16 bytes), in a fresh array the caller may change.
+   */
+  @Test
+  void pathHash_memoized_answersTheDefinition_inTheCallersOwnArray() throws Exception {
+    Random random = new Random(0x9A7_5EEDL);
+    String[] channels = {"channel-0", "channel-1", "channel-11", "07-tendermint-3"};
+    for (int i = 0; i < 5_000; i++) {
+      String channel = channels[random.nextInt(channels.length)];
+      // mostly a few denoms (memo hits), sometimes one longer than the memo takes
+      String denom = random.nextInt(50) == 0
+          ? "u" + "x".repeat(PathHash.MEMO_MAX_PATH - channel.length() + random.nextInt(3) - 1)
+          : "denom" + random.nextInt(40);
+      byte[] got = PathHash.of(channel, denom);
+      assertEquals(definition(channel, denom), hex(got), channel + " " + denom);
+      got[0] ^= 1; // the next call must not see this
+      assertEquals(definition(channel, denom), hex(PathHash.of(channel, denom)));
+    }
+  }
+
+  private static String definition(String channel, String denom) throws Exception {
+    byte[] c = channel.getBytes(StandardCharsets.UTF_8);
+    byte[] d = denom.getBytes(StandardCharsets.UTF_8);
+    ByteBuffer in = ByteBuffer.allocate(8 + c.length + d.length).putInt(c.length).put(c)
+        .putInt(d.length).put(d);
+    byte[] full = MessageDigest.getInstance("SHA-256").digest(in.array());
+    return hex(Arrays.copyOf(full, 16));
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.ratelimit.middleware.transfer;
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.model.Identifiers;
+import dev.ratelimit.core.model.PureMemo;
 import dev.ratelimit.core.model.Sha256;
 import dev.ratelimit.core.model.Texts;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,15 @@ import java.util.Objects;
 public record DenomTrace(List<Hop> trace, String baseDenom) {
   private static final byte[] IBC_PREFIX = "ibc/".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] UPPER_HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
+
+  /**
+   * Traces up to this length are memoized: real traces are a few hops (tens of characters), and
+   * the bound keeps a memo full of a peer's longest denoms small.
+   */
+  static final int MEMO_MAX_PATH = 256;
+
+  /** Every packet hashes its trace; the few traces of a chain's traffic are hashed once each. */
+  private static final PureMemo<String, String> HASHED = new PureMemo<>(256, DenomTrace::hash);
 
   /**
    * @throws NullPointerException if {@code trace}, a hop or {@code baseDenom} is {@code null}
@@ -138,6 +148,11 @@ public record DenomTrace(List<Hop> trace, String baseDenom) {
 
   /** {@code ibc/} + UPPER-case hex SHA-256 of the UTF-8 of {@code path}. */
   static String hashed(String path) {
+    return path.length() <= MEMO_MAX_PATH ? HASHED.apply(path) : hash(path);
+  }
+
+  /** {@link #hashed}, computed. */
+  static String hash(String path) {
     byte[] hash = Sha256.hash(path.getBytes(StandardCharsets.UTF_8));
     byte[] text = new byte[IBC_PREFIX.length + 2 * hash.length]; // written at once: no builder
     System.arraycopy(IBC_PREFIX, 0, text, 0, IBC_PREFIX.length);

@@ -119,6 +119,25 @@ class DenomTraceTest {
     assertThrows(IllegalArgumentException.class, () -> new Hop(port, id));
   }
 
+  /**
+   * Denom hashes are memoized: whatever the memo holds (hits, slots taken over, traces too long to
+   * be kept), {@code hashed} answers what {@code hash} computes.
+   */
+  @Test
+  void hashed_memoized_answersTheComputedHash() {
+    assertEquals(
+        "ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2",
+        DenomTrace.hash("transfer/channel-0/uatom"));
+    String[] pool = {"transfer", "channel-0", "channel-7", "07-tendermint-3", "uatom", "gamm"};
+    Random random = new Random(0x3E3_0L);
+    for (int i = 0; i < 20_000; i++) {
+      String path = random.nextInt(100) == 0
+          ? "transfer/channel-0/" + "u".repeat(DenomTrace.MEMO_MAX_PATH - 20 + random.nextInt(4))
+          : randomPath(random, pool, 3);
+      assertEquals(DenomTrace.hash(path), DenomTrace.hashed(path), path);
+    }
+  }
+
   @Test
   void parse_fullPathRoundTripsRandomPaths() {
     String[] pool = {
