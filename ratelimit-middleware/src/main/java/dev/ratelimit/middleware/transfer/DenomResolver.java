@@ -3,6 +3,7 @@ package dev.ratelimit.middleware.transfer;
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.model.Identifiers;
+import dev.ratelimit.core.model.PureMemo;
 import dev.ratelimit.core.model.Texts;
 import dev.ratelimit.middleware.ibc.Packet;
 import java.util.ArrayList;
@@ -66,6 +67,16 @@ import java.util.Objects;
 public final class DenomResolver {
   private static final String IBC_PREFIX = "ibc/";
 
+  /**
+   * The local denoms of the packet denoms (and, on receive, ports and channels) a chain's traffic
+   * repeats: pure functions of their arguments (see {@link PureMemo}), each denom resolved once.
+   */
+  private static final PureMemo<String, String> SEND_DENOMS =
+      new PureMemo<>(256, DenomResolver::resolveSendDenom);
+
+  private static final PureMemo<ReceivedOn, String> RECV_DENOMS =
+      new PureMemo<>(256, DenomResolver::resolveRecvLocalDenom);
+
   private DenomResolver() {}
 
   /**
@@ -79,6 +90,14 @@ public final class DenomResolver {
    *     blank or its base denom is empty
    */
   public static String sendDenom(String packetDenom) {
+    Objects.requireNonNull(packetDenom, "packetDenom");
+    return packetDenom.length() <= DenomTrace.MEMO_MAX_PATH
+        ? SEND_DENOMS.apply(packetDenom)
+        : resolveSendDenom(packetDenom);
+  }
+
+  /** {@link #sendDenom}, computed (a denom it rejects is never memoized: it throws every time). */
+  private static String resolveSendDenom(String packetDenom) {
     requireNotBlank(packetDenom);
     if (packetDenom.startsWith(IBC_PREFIX)) {
       return packetDenom;
@@ -158,15 +177,45 @@ public final class DenomResolver {
       String destinationChannel,
       String packetDenom) {
     requireArguments(sourcePort, sourceChannel, destinationPort, destinationChannel, packetDenom);
+    ReceivedOn input =
+        new ReceivedOn(sourcePort, sourceChannel, destinationPort, destinationChannel, packetDenom);
+    return input.length() <= DenomTrace.MEMO_MAX_PATH
+        ? RECV_DENOMS.apply(input)
+        : resolveRecvLocalDenom(input);
+  }
+
+  /** {@link #recvLocalDenom}, computed (as {@link #resolveSendDenom}, errors are not memoized). */
+  private static String resolveRecvLocalDenom(ReceivedOn in) {
+    String packetDenom = in.packetDenom();
     DenomTrace.hasTrace(packetDenom); // thrown for, as parse: the whole trace needs a base denom
-    if (startsWithHop(packetDenom, sourcePort, sourceChannel)) {
-      String rest = afterHop(packetDenom, sourcePort, sourceChannel);
+    if (startsWithHop(packetDenom, in.sourcePort(), in.sourceChannel())) {
+      String rest = afterHop(packetDenom, in.sourcePort(), in.sourceChannel());
       return DenomTrace.hasTrace(rest) ? DenomTrace.hashed(rest) : rest;
     }
-    requireDestinationChannel(destinationChannel);
+    requireDestinationChannel(in.destinationChannel());
     // the channel was checked just above; the port as a hop's
     return DenomTrace.hashed(
-        Hop.requirePortId(destinationPort) + "/" + destinationChannel + "/" + packetDenom);
+        Hop.requirePortId(in.destinationPort())
+            + "/"
+            + in.destinationChannel()
+            + "/"
+            + packetDenom);
+  }
+
+  /** The arguments of a received denom's reading: its memo's key. */
+  private record ReceivedOn(
+      String sourcePort,
+      String sourceChannel,
+      String destinationPort,
+      String destinationChannel,
+      String packetDenom) {
+    int length() {
+      return sourcePort.length()
+          + sourceChannel.length()
+          + destinationPort.length()
+          + destinationChannel.length()
+          + packetDenom.length();
+    }
   }
 
   /** A reading of a received denom from the packet's ports and channels. */
