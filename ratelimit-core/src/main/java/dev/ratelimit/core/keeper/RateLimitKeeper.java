@@ -560,7 +560,8 @@ public final class RateLimitKeeper {
     KvStore s = store(ctx);
     // a limited path carries its denom's blacklist bit: one read instead of two (same SPEC §2 order)
     byte[] rowKey = Schema.limitKey(packet.channelOrClientId(), packet.denom()); // read and write
-    Optional<Schema.LimitRow> row = s.get(rowKey).map(Schema.LIMIT.values()::decode);
+    Optional<byte[]> stored = s.get(rowKey);
+    Optional<Schema.LimitRow> row = stored.map(Schema.LIMIT.values()::decode);
     boolean blacklisted =
         row.isPresent() ? row.get().blacklisted() : Schema.BLACKLIST.has(s, packet.denom());
     if (blacklisted) {
@@ -596,7 +597,7 @@ public final class RateLimitKeeper {
               msg));
       throw new RateLimitException(ErrorCode.QUOTA_EXCEEDED, msg);
     }
-    s.put(rowKey, Schema.LIMIT.values().encode(row.get().withFlow(decision.flow())));
+    s.put(rowKey, Schema.encodeWithFlow(stored.get(), row.get(), decision.flow()));
     return true;
   }
 

@@ -417,6 +417,49 @@ final class Schema {
     };
   }
 
+  /**
+   * {@code LIMIT}'s encoding of {@code row.withFlow(flow)}, where {@code stored} is the encoding
+   * {@code row} was decoded from: the quota bytes and every magnitude equal to the stored one are
+   * copied as stored (a packet changes one magnitude of its path's row; the channel value may be
+   * wider than a {@code long}).
+   */
+  static byte[] encodeWithFlow(byte[] stored, LimitRow row, Flow flow) {
+    int header = 2; // the percents, then the duration's varint
+    while ((stored[header] & 0x80) != 0) {
+      header++;
+    }
+    header++;
+    int inAt = header; // the stored magnitudes, each a length byte then its bytes
+    int outAt = inAt + 1 + (stored[inAt] & 0xFF);
+    int cvAt = outAt + 1 + (stored[outAt] & 0xFF);
+    int end = cvAt + 1 + (stored[cvAt] & 0xFF);
+    Flow old = row.flow();
+    boolean sameIn = flow.inflow().equals(old.inflow());
+    boolean sameOut = flow.outflow().equals(old.outflow());
+    boolean sameCv = flow.channelValue().equals(old.channelValue());
+    byte[] bytes =
+        new byte[header
+            + (sameIn ? outAt - inAt : 1 + magnitudeLength(flow.inflow()))
+            + (sameOut ? cvAt - outAt : 1 + magnitudeLength(flow.outflow()))
+            + (sameCv ? end - cvAt : 1 + magnitudeLength(flow.channelValue()))];
+    System.arraycopy(stored, 0, bytes, 0, header);
+    int pos = header;
+    pos = sameIn ? copy(stored, inAt, outAt, bytes, pos) : putMagnitude(bytes, pos, flow.inflow());
+    pos = sameOut ? copy(stored, outAt, cvAt, bytes, pos) : putMagnitude(bytes, pos, flow.outflow());
+    if (sameCv) {
+      copy(stored, cvAt, end, bytes, pos);
+    } else {
+      putMagnitude(bytes, pos, flow.channelValue());
+    }
+    return bytes;
+  }
+
+  /** Copies {@code from[start, end)} to {@code to} at {@code pos}; returns the end. */
+  private static int copy(byte[] from, int start, int end, byte[] to, int pos) {
+    System.arraycopy(from, start, to, pos, end - start);
+    return pos + end - start;
+  }
+
   /** The bytes of a non-negative value's big-endian magnitude, without leading zeros (0 for 0). */
   private static int magnitudeLength(BigInteger v) {
     return (v.bitLength() + 7) / 8;

@@ -358,6 +358,46 @@ class SchemaTest {
     }
   }
 
+  /**
+   * A packet's write-back copies the unchanged parts of the stored row: on seeded rows (durations
+   * of 1 to 10 varint bytes, magnitudes of 0 to 32 bytes) and new flows that keep, replace (with a
+   * shorter, equal-length or longer value) or re-create as an equal value each magnitude, the bytes
+   * are exactly the row's encoding with the new flow.
+   */
+  @Test
+  void encodeWithFlow_isTheEncodingOfTheRowWithTheNewFlow() {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(0xF10L);
+    for (int i = 0; i < 20_000; i++) {
+      long duration = Math.max(1, (random.nextLong() & Long.MAX_VALUE) >>> random.nextInt(63));
+      Quota q = new Quota(random.nextInt(101), random.nextInt(101), duration);
+      Flow old = new Flow(randomAmount(random), randomAmount(random), randomAmount(random));
+      Schema.LimitRow row = new Schema.LimitRow(q, random.nextBoolean(), old);
+      byte[] stored = Schema.LIMIT.values().encode(row);
+      Flow updated = new Flow(
+          changed(random, old.inflow()), changed(random, old.outflow()),
+          changed(random, old.channelValue()));
+      assertEquals(
+          hex(Schema.LIMIT.values().encode(row.withFlow(updated))),
+          hex(Schema.encodeWithFlow(stored, Schema.LIMIT.values().decode(stored), updated)),
+          row + " -> " + updated);
+    }
+  }
+
+  /** 0 to 256 bits, small values more often (flows are mostly far below their maximum). */
+  private static BigInteger randomAmount(java.util.SplittableRandom random) {
+    int bits = random.nextInt(4) == 0 ? random.nextInt(257) : random.nextInt(70);
+    return new BigInteger(bits, new java.util.Random(random.nextLong()));
+  }
+
+  /** {@code v} kept, re-created as an equal value, or replaced by a random amount. */
+  private static BigInteger changed(java.util.SplittableRandom random, BigInteger v) {
+    return switch (random.nextInt(3)) {
+      case 0 -> v;
+      case 1 -> new BigInteger(v.toString());
+      default -> randomAmount(random);
+    };
+  }
+
   /** Length byte, then the magnitude: the two's-complement bytes without the leading zeros. */
   private static String magnitudeHex(BigInteger v) {
     byte[] raw = v.toByteArray();
