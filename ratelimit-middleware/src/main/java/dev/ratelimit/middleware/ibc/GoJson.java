@@ -231,6 +231,7 @@ public final class GoJson {
       return -1;
     }
     int count = 0;
+    int expected = 0; // writers emit the keys in one order: try the key after the last one first
     i++;
     while (true) {
       i = skipWhitespace(json, i);
@@ -238,10 +239,11 @@ public final class GoJson {
       if (keyEnd < 0) {
         return -1;
       }
-      int k = keyIndex(json, i + 1, keyEnd, keys);
+      int k = keyIndex(json, i + 1, keyEnd, keys, expected);
       if (k < 0 || values[k] != null) {
         return -1;
       }
+      expected = k + 1 < keys.size() ? k + 1 : 0;
       i = skipWhitespace(json, keyEnd + 1);
       if (i >= json.length || json[i] != ':') {
         return -1;
@@ -271,9 +273,18 @@ public final class GoJson {
     return skipWhitespace(json, i) == json.length ? count : -1;
   }
 
-  /** The index in {@code keys} of the key spelled by {@code json[from, to)}, or -1. */
-  private static int keyIndex(byte[] json, int from, int to, List<String> keys) {
+  /**
+   * The index in {@code keys} of the key spelled by {@code json[from, to)}, or -1; {@code keys.get(
+   * expected)} is tried first.
+   */
+  private static int keyIndex(byte[] json, int from, int to, List<String> keys, int expected) {
     int length = to - from;
+    if (expected < keys.size()) { // no keys: nothing to expect
+      String likely = keys.get(expected);
+      if (likely.length() == length && spells(json, from, likely)) {
+        return expected;
+      }
+    }
     for (int k = 0; k < keys.size(); k++) {
       String key = keys.get(k);
       if (key.length() == length && spells(json, from, key)) {

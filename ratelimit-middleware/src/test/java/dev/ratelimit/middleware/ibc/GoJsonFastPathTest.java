@@ -55,6 +55,18 @@ class GoJsonFastPathTest {
     assertEquals(List.of("m", "uatom"), List.copyOf(m.values()));
   }
 
+  /** No allowed key: the fast path has no key to expect first, and agrees with the parser. */
+  @Test
+  void noAllowedKeys_agreeWithTheGeneralParser() {
+    for (String text : List.of("{\"denom\":\"uatom\"}", "{}", " { } ")) {
+      byte[] json = text.getBytes(StandardCharsets.US_ASCII);
+      assertEquals(
+          outcome(() -> GoJson.readStringObjectGeneral(json, Set.of(), ErrorCode.INVALID_PACKET_DATA)),
+          outcome(() -> GoJson.readStringObject(json, Set.of(), ErrorCode.INVALID_PACKET_DATA)),
+          text);
+    }
+  }
+
   private static String mutatedPacket(Random r) {
     String packet = "{\"denom\":\"transfer/channel-0/uatom\",\"amount\":\"100\","
         + "\"sender\":\"cosmos1abc\",\"receiver\":\"osmo1xyz\",\"memo\":\"hi\"}";
