@@ -158,9 +158,9 @@ public class HotPathBenchmark {
   }
 
   /**
-   * {@link #send}, alternating between two limited paths: no packet finds its path's hash left
-   * over from the previous packet (the single-path {@link #send} always does), so every packet
-   * hashes its path once, as in mixed traffic.
+   * {@link #send}, alternating between two limited paths, as in mixed traffic: each packet's
+   * path, denom and hashes differ from the previous packet's (the memos of denoms and path hashes
+   * hold both paths; before them, only the previous packet's path hash was kept).
    */
   @Benchmark
   public long sendAlternating() {

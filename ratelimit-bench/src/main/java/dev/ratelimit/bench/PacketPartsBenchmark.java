@@ -42,6 +42,9 @@ public class PacketPartsBenchmark {
       (BenchChain.PORT + "/" + BenchChain.CHANNEL + "/" + BenchChain.BASE_DENOM)
           .getBytes(StandardCharsets.UTF_8);
 
+  /** Denoms for {@link #recvDenomNew}: 16 per slot of the resolver's 256-slot memo. */
+  private static final int NEW_DENOMS = 4096;
+
   private BenchChain chain;
   private BlockContext block;
   private Packet packet;
@@ -49,12 +52,17 @@ public class PacketPartsBenchmark {
   private FungibleTokenPacketData ftpd;
   private RateLimitedPacket counted;
   private int txs;
+  private final String[] newDenoms = new String[NEW_DENOMS];
+  private int newDenom;
 
   @Setup(Level.Trial)
   public void setUp() {
     chain = HotPathBenchmark.newChain(new MemoryKvStore());
     block = chain.root().branch();
     packet = BenchChain.receivedPacket(1);
+    for (int i = 0; i < NEW_DENOMS; i++) {
+      newDenoms[i] = String.format("u%04d", i); // as long as uatom
+    }
     data = packet.data();
     ftpd = PacketDataCodec.decode(data);
     counted =
@@ -74,10 +82,25 @@ public class PacketPartsBenchmark {
     return PacketDataCodec.decode(data);
   }
 
-  /** The sink-case local denom: prefix the trace, validate it, SHA-256 and hex it. */
+  /**
+   * The sink-case local denom of the benchmark's packet, which is in the resolver's memo after the
+   * first call (as a chain's usual denoms are): a memo look-up.
+   */
   @Benchmark
   public String recvDenom() {
     return DenomResolver.recvLocalDenom(packet, BenchChain.BASE_DENOM);
+  }
+
+  /**
+   * The sink-case local denom computed: prefix the trace, validate it, SHA-256 and hex it, plus the
+   * memo's look-up and store. {@value #NEW_DENOMS} denoms in turn, many more than the memo's 256
+   * slots, so none is still there when its turn comes again.
+   */
+  @Benchmark
+  public String recvDenomNew() {
+    String denom = newDenoms[newDenom];
+    newDenom = (newDenom + 1) % NEW_DENOMS;
+    return DenomResolver.recvLocalDenom(packet, denom);
   }
 
   /** SHA-256 of the 24-byte trace alone (one compression). */

@@ -1,15 +1,18 @@
 package dev.ratelimit.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ratelimit.bench.fixture.BenchChain;
 import dev.ratelimit.core.model.Flow;
 import dev.ratelimit.core.model.Path;
 import dev.ratelimit.middleware.ibc.Acknowledgement;
+import dev.ratelimit.middleware.transfer.DenomTrace;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.openjdk.jmh.infra.Blackhole;
@@ -67,6 +70,31 @@ class BenchmarksSmokeTest {
     b.setUp();
     try {
       body.accept(b);
+    } finally {
+      b.tearDown();
+    }
+  }
+
+  @Test
+  void packetParts_eachPartDoesItsJob() {
+    PacketPartsBenchmark b = new PacketPartsBenchmark();
+    b.setUp();
+    try {
+      assertEquals(BenchChain.AMOUNT, b.decode().amount());
+      assertEquals(BenchChain.IBC_DENOM, b.recvDenom());
+      // the new denoms in turn, each the hash of its own trace, around the cycle and back
+      for (int i = 0; i < 4096 + 2; i++) {
+        String base = String.format("u%04d", i % 4096);
+        assertEquals(
+            DenomTrace.parse(BenchChain.PORT + "/" + BenchChain.CHANNEL + "/" + base).ibcDenom(),
+            b.recvDenomNew(),
+            base);
+      }
+      assertEquals(32, b.sha256().length);
+      for (int i = 0; i < HotPathBenchmark.TXS_PER_BLOCK + 1; i++) {
+        assertTrue(b.keeperRecv());
+        b.emptyBranch();
+      }
     } finally {
       b.tearDown();
     }
