@@ -18,17 +18,14 @@ final class PathHash {
 
   private PathHash() {}
 
-  /** Paths up to this length (channel id + denom) are memoized; see {@link PureMemo}. */
-  static final int MEMO_MAX_PATH = 256;
-
   /** A path's row and marker keys, packet after packet, hash the same few paths. */
   private static final PureMemo<Input, byte[]> HASHES =
-      new PureMemo<>(256, in -> compute(in.channelOrClientId(), in.denom()));
+      new PureMemo<>(in -> compute(in.channelOrClientId(), in.denom()));
 
   private record Input(String channelOrClientId, String denom) {}
 
   static byte[] of(String channelOrClientId, String denom) {
-    if (channelOrClientId.length() + denom.length() > MEMO_MAX_PATH) {
+    if (channelOrClientId.length() + denom.length() > PureMemo.MAX_KEY_CHARS) {
       return compute(channelOrClientId, denom);
     }
     return HASHES.apply(new Input(channelOrClientId, denom)).clone(); // callers own their copy

@@ -18,11 +18,26 @@ import java.util.function.Function;
  * @param <V> the result; shared between callers, so immutable (or copied by the caller)
  */
 public final class PureMemo<K, V> {
+  /** The slots of {@link #PureMemo(Function)}: far more than the denoms of a chain's traffic. */
+  public static final int SLOTS = 256;
+
+  /**
+   * The longest text argument worth keeping (callers compute longer ones every time): real denom
+   * traces and paths are tens of characters, and the bound keeps a memo full of a peer's longest
+   * denoms small.
+   */
+  public static final int MAX_KEY_CHARS = 256;
+
   private record Entry<K, V>(K key, V value) {}
 
   private final Function<? super K, ? extends V> function;
   private final Entry<K, V>[] slots;
   private final int mask;
+
+  /** A memo of {@code function} with {@link #SLOTS} slots. */
+  public PureMemo(Function<? super K, ? extends V> function) {
+    this(SLOTS, function);
+  }
 
   /**
    * A memo of {@code function} with {@code slots} slots.

@@ -12,6 +12,7 @@ import dev.ratelimit.core.model.Flow;
 import dev.ratelimit.core.model.HourEpoch;
 import dev.ratelimit.core.model.Path;
 import dev.ratelimit.core.model.PendingPacket;
+import dev.ratelimit.core.model.PureMemo;
 import dev.ratelimit.core.model.Quota;
 import dev.ratelimit.core.model.WhitelistedAddressPair;
 import dev.ratelimit.core.store.Bytes;
@@ -86,7 +87,7 @@ class SchemaTest {
       String channel = channels[random.nextInt(channels.length)];
       // mostly a few denoms (memo hits), sometimes one longer than the memo takes
       String denom = random.nextInt(50) == 0
-          ? "u" + "x".repeat(PathHash.MEMO_MAX_PATH - channel.length() + random.nextInt(3) - 1)
+          ? "u" + "x".repeat(PureMemo.MAX_KEY_CHARS - channel.length() + random.nextInt(3) - 1)
           : "denom" + random.nextInt(40);
       byte[] got = PathHash.of(channel, denom);
       assertEquals(definition(channel, denom), hex(got), channel + " " + denom);

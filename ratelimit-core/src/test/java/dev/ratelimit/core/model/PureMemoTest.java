@@ -39,6 +39,18 @@ class PureMemoTest {
   }
 
   @Test
+  void theDefaultMemo_holdsItsSlotsWorthOfKeys() {
+    Counted f = new Counted();
+    PureMemo<Integer, String> memo = new PureMemo<>(k -> f.apply(String.valueOf(k)));
+    for (int round = 0; round < 3; round++) {
+      for (int k = 0; k < PureMemo.SLOTS; k++) { // small Integers hash to distinct slots
+        assertEquals("f(" + k + ")", memo.apply(k));
+      }
+    }
+    assertEquals(PureMemo.SLOTS, f.calls.get());
+  }
+
+  @Test
   void keysSharingASlot_takeItOver_andStillGetTheirOwnResults() {
     Counted f = new Counted();
     PureMemo<String, String> memo = new PureMemo<>(1, f); // one slot: every key collides

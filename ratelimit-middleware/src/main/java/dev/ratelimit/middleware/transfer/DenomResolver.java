@@ -72,10 +72,10 @@ public final class DenomResolver {
    * repeats: pure functions of their arguments (see {@link PureMemo}), each denom resolved once.
    */
   private static final PureMemo<String, String> SEND_DENOMS =
-      new PureMemo<>(256, DenomResolver::resolveSendDenom);
+      new PureMemo<>(DenomResolver::resolveSendDenom);
 
   private static final PureMemo<ReceivedOn, String> RECV_DENOMS =
-      new PureMemo<>(256, DenomResolver::resolveRecvLocalDenom);
+      new PureMemo<>(DenomResolver::resolveRecvLocalDenom);
 
   private DenomResolver() {}
 
@@ -91,7 +91,7 @@ public final class DenomResolver {
    */
   public static String sendDenom(String packetDenom) {
     Objects.requireNonNull(packetDenom, "packetDenom");
-    return packetDenom.length() <= DenomTrace.MEMO_MAX_PATH
+    return packetDenom.length() <= PureMemo.MAX_KEY_CHARS
         ? SEND_DENOMS.apply(packetDenom)
         : resolveSendDenom(packetDenom);
   }
@@ -179,7 +179,7 @@ public final class DenomResolver {
     requireArguments(sourcePort, sourceChannel, destinationPort, destinationChannel, packetDenom);
     ReceivedOn input =
         new ReceivedOn(sourcePort, sourceChannel, destinationPort, destinationChannel, packetDenom);
-    return input.length() <= DenomTrace.MEMO_MAX_PATH
+    return input.length() <= PureMemo.MAX_KEY_CHARS
         ? RECV_DENOMS.apply(input)
         : resolveRecvLocalDenom(input);
   }

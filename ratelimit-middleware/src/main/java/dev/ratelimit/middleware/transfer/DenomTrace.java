@@ -23,14 +23,8 @@ public record DenomTrace(List<Hop> trace, String baseDenom) {
   private static final byte[] IBC_PREFIX = "ibc/".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] UPPER_HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
 
-  /**
-   * Traces up to this length are memoized: real traces are a few hops (tens of characters), and
-   * the bound keeps a memo full of a peer's longest denoms small.
-   */
-  static final int MEMO_MAX_PATH = 256;
-
   /** Every packet hashes its trace; the few traces of a chain's traffic are hashed once each. */
-  private static final PureMemo<String, String> HASHED = new PureMemo<>(256, DenomTrace::hash);
+  private static final PureMemo<String, String> HASHED = new PureMemo<>(DenomTrace::hash);
 
   /**
    * @throws NullPointerException if {@code trace}, a hop or {@code baseDenom} is {@code null}
@@ -148,7 +142,7 @@ public record DenomTrace(List<Hop> trace, String baseDenom) {
 
   /** {@code ibc/} + UPPER-case hex SHA-256 of the UTF-8 of {@code path}. */
   static String hashed(String path) {
-    return path.length() <= MEMO_MAX_PATH ? HASHED.apply(path) : hash(path);
+    return path.length() <= PureMemo.MAX_KEY_CHARS ? HASHED.apply(path) : hash(path);
   }
 
   /** {@link #hashed}, computed. */

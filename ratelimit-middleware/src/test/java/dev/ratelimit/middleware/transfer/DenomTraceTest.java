@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
+import dev.ratelimit.core.model.PureMemo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -132,7 +133,7 @@ class DenomTraceTest {
     Random random = new Random(0x3E3_0L);
     for (int i = 0; i < 20_000; i++) {
       String path = random.nextInt(100) == 0
-          ? "transfer/channel-0/" + "u".repeat(DenomTrace.MEMO_MAX_PATH - 20 + random.nextInt(4))
+          ? "transfer/channel-0/" + "u".repeat(PureMemo.MAX_KEY_CHARS - 20 + random.nextInt(4))
           : randomPath(random, pool, 3);
       assertEquals(DenomTrace.hash(path), DenomTrace.hashed(path), path);
     }
