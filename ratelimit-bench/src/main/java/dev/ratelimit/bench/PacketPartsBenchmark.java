@@ -3,6 +3,7 @@ package dev.ratelimit.bench;
 import dev.ratelimit.bench.fixture.BenchChain;
 import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.model.PacketDirection;
+import dev.ratelimit.core.model.PureMemo;
 import dev.ratelimit.core.model.RateLimitedPacket;
 import dev.ratelimit.core.model.Sha256;
 import dev.ratelimit.core.store.MemoryKvStore;
@@ -42,8 +43,8 @@ public class PacketPartsBenchmark {
       (BenchChain.PORT + "/" + BenchChain.CHANNEL + "/" + BenchChain.BASE_DENOM)
           .getBytes(StandardCharsets.UTF_8);
 
-  /** Denoms for {@link #recvDenomNew}: 16 per slot of the resolver's 256-slot memo. */
-  private static final int NEW_DENOMS = 4096;
+  /** Denoms for {@link #recvDenomNew}: 16 per slot of the resolver's memo. */
+  static final int NEW_DENOMS = 16 * PureMemo.SLOTS;
 
   private BenchChain chain;
   private BlockContext block;
@@ -61,7 +62,7 @@ public class PacketPartsBenchmark {
     block = chain.root().branch();
     packet = BenchChain.receivedPacket(1);
     for (int i = 0; i < NEW_DENOMS; i++) {
-      newDenoms[i] = String.format("u%04d", i); // as long as uatom
+      newDenoms[i] = newDenom(i);
     }
     data = packet.data();
     ftpd = PacketDataCodec.decode(data);
@@ -93,8 +94,8 @@ public class PacketPartsBenchmark {
 
   /**
    * The sink-case local denom computed: prefix the trace, validate it, SHA-256 and hex it, plus the
-   * memo's look-up and store. {@value #NEW_DENOMS} denoms in turn, many more than the memo's 256
-   * slots, so none is still there when its turn comes again.
+   * memo's look-up and store. {@value #NEW_DENOMS} denoms in turn, 16 per slot of the memo, so
+   * none is still there when its turn comes again.
    */
   @Benchmark
   public String recvDenomNew() {
@@ -127,6 +128,11 @@ public class PacketPartsBenchmark {
     try (BlockContext tx = block.branch()) {
       tx.commit();
     }
+  }
+
+  /** The {@code i}-th denom of {@link #recvDenomNew}, as long as {@code uatom}. */
+  static String newDenom(int i) {
+    return String.format("u%04d", i);
   }
 
   private void endTx() {

@@ -83,8 +83,8 @@ class BenchmarksSmokeTest {
       assertEquals(BenchChain.AMOUNT, b.decode().amount());
       assertEquals(BenchChain.IBC_DENOM, b.recvDenom());
       // the new denoms in turn, each the hash of its own trace, around the cycle and back
-      for (int i = 0; i < 4096 + 2; i++) {
-        String base = String.format("u%04d", i % 4096);
+      for (int i = 0; i < PacketPartsBenchmark.NEW_DENOMS + 2; i++) {
+        String base = PacketPartsBenchmark.newDenom(i % PacketPartsBenchmark.NEW_DENOMS);
         assertEquals(
             DenomTrace.parse(BenchChain.PORT + "/" + BenchChain.CHANNEL + "/" + base).ibcDenom(),
             b.recvDenomNew(),

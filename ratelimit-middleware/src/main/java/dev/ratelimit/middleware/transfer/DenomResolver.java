@@ -103,8 +103,8 @@ public final class DenomResolver {
       return packetDenom;
     }
     // a trace's full path is its input, so the input is hashed as is (nothing is rebuilt); without
-    // a hop the input is the base denom
-    return DenomTrace.hasTrace(packetDenom) ? DenomTrace.hashed(packetDenom) : packetDenom;
+    // a hop the input is the base denom. Hashed without the trace memo: this result is memoized.
+    return DenomTrace.hasTrace(packetDenom) ? DenomTrace.hash(packetDenom) : packetDenom;
   }
 
   /**
@@ -190,11 +190,12 @@ public final class DenomResolver {
     DenomTrace.hasTrace(packetDenom); // thrown for, as parse: the whole trace needs a base denom
     if (startsWithHop(packetDenom, in.sourcePort(), in.sourceChannel())) {
       String rest = afterHop(packetDenom, in.sourcePort(), in.sourceChannel());
-      return DenomTrace.hasTrace(rest) ? DenomTrace.hashed(rest) : rest;
+      return DenomTrace.hasTrace(rest) ? DenomTrace.hash(rest) : rest;
     }
     requireDestinationChannel(in.destinationChannel());
-    // the channel was checked just above; the port as a hop's
-    return DenomTrace.hashed(
+    // the channel was checked just above; the port as a hop's. Hashed without the trace memo, as
+    // in resolveSendDenom: this result is memoized
+    return DenomTrace.hash(
         Hop.requirePortId(in.destinationPort())
             + "/"
             + in.destinationChannel()

@@ -23,7 +23,10 @@ public record DenomTrace(List<Hop> trace, String baseDenom) {
   private static final byte[] IBC_PREFIX = "ibc/".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] UPPER_HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
 
-  /** Every packet hashes its trace; the few traces of a chain's traffic are hashed once each. */
+  /**
+   * {@link #ibcDenom} runs on every packet the transfer app reads; the few traces of a chain's
+   * traffic are hashed once each (the resolver memoizes its own results and hashes directly).
+   */
   private static final PureMemo<String, String> HASHED = new PureMemo<>(DenomTrace::hash);
 
   /**
