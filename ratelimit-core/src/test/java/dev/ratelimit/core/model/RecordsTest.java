@@ -65,6 +65,34 @@ class RecordsTest {
     }
   }
 
+  /** Seeded texts around the 18-digit fast path: parsed iff canonical, to the exact value. */
+  @Test
+  void amountsParse_agreesWithItsDefinitionOnSeededTexts() {
+    String alphabet = "0123456789000999+- e\u0663";
+    java.util.Random r = new java.util.Random(0xA_2026_11_21L);
+    java.util.regex.Pattern canonical = java.util.regex.Pattern.compile("0|[1-9][0-9]*");
+    int parsed = 0;
+    for (int i = 0; i < 50_000; i++) {
+      StringBuilder sb = new StringBuilder();
+      int length = r.nextInt(24);
+      for (int j = 0; j < length; j++) {
+        sb.append(r.nextInt(4) == 0 ? alphabet.charAt(r.nextInt(alphabet.length())) : (char) ('0' + r.nextInt(10)));
+      }
+      String text = sb.toString();
+      if (canonical.matcher(text).matches()) {
+        assertEquals(new BigInteger(text), Amounts.parse(text, "x"), text);
+        parsed++;
+      } else {
+        IllegalArgumentException e =
+            assertThrows(IllegalArgumentException.class, () -> Amounts.parse(text, "x"), text);
+        assertEquals("x must be a canonical decimal integer, got " + Texts.quote(text), e.getMessage());
+      }
+    }
+    assertEquals(true, parsed > 10_000, "parsed " + parsed);
+    assertEquals(new BigInteger("999999999999999999"), Amounts.parse("999999999999999999", "x"));
+    assertEquals(new BigInteger("9999999999999999999"), Amounts.parse("9999999999999999999", "x"));
+  }
+
   @Test
   void whitelistedPair_needsBothAddresses() {
     assertThrows(IllegalArgumentException.class, () -> new WhitelistedAddressPair("", "b"));

@@ -8,12 +8,16 @@ import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.model.Texts;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -111,16 +115,16 @@ public final class GoJson {
     if (json == null) {
       throw new RateLimitException(code, "no data (null)");
     }
-    List<String> keys = List.copyOf(allowedKeys);
-    String[] values = new String[keys.size()];
-    int[] order = new int[keys.size()];
-    int count = scanSimple(json, keys, values, order);
+    FieldNames names = FieldNames.of(List.copyOf(allowedKeys));
+    String[] values = new String[names.size()];
+    int[] order = new int[names.size()];
+    int count = scanSimple(json, names, values, order);
     if (count < 0) {
       return readStringObjectGeneral(json, allowedKeys, code);
     }
     Map<String, String> entries = new LinkedHashMap<>();
     for (int i = 0; i < count; i++) {
-      entries.put(keys.get(order[i]), values[order[i]]);
+      entries.put(names.keys().get(order[i]), values[order[i]]);
     }
     return Collections.unmodifiableMap(entries);
   }
@@ -133,31 +137,126 @@ public final class GoJson {
    * @return the value of {@code keys.get(i)} at {@code i}, {@code null} where the key is absent
    * @throws RateLimitException as {@link #readStringObject}
    * @throws NullPointerException if {@code keys} or {@code code} is {@code null}
+   * @throws IllegalArgumentException if a key is listed twice
    */
   public static String[] readStringFields(byte[] json, List<String> keys, ErrorCode code) {
-    Objects.requireNonNull(keys, "keys");
+    return readStringFields(json, FieldNames.of(keys), code);
+  }
+
+  /**
+   * {@link #readStringFields(byte[], List, ErrorCode)} with the keys prepared once ({@link
+   * FieldNames#of}), for a reader that decodes on every packet.
+   *
+   * @return the value of {@code names.keys().get(i)} at {@code i}, {@code null} where absent
+   * @throws RateLimitException as {@link #readStringObject}
+   * @throws NullPointerException if {@code names} or {@code code} is {@code null}
+   */
+  public static String[] readStringFields(byte[] json, FieldNames names, ErrorCode code) {
+    Objects.requireNonNull(names, "names");
     Objects.requireNonNull(code, "code");
     if (json == null) {
       throw new RateLimitException(code, "no data (null)");
     }
-    String[] values = new String[keys.size()];
-    if (scanSimple(json, keys, values, null) < 0) {
-      Map<String, String> entries = readStringObjectGeneral(json, Set.copyOf(keys), code);
+    String[] values = new String[names.size()];
+    if (scanSimple(json, names, values, null) < 0) {
+      Map<String, String> entries =
+          readStringObjectGeneral(json, Set.copyOf(names.keys()), code);
       for (int i = 0; i < values.length; i++) {
-        values[i] = entries.get(keys.get(i));
+        values[i] = entries.get(names.keys().get(i));
       }
     }
     return values;
   }
 
   /**
-   * {@link #readStringFields(byte[], List, ErrorCode)} of {@code packet}'s data, read in place
-   * (a packet hands out copies of its data; this reader only reads).
+   * {@link #readStringFields(byte[], FieldNames, ErrorCode)} of {@code packet}'s data, read in
+   * place (a packet hands out copies of its data; this reader only reads).
    *
    * @throws NullPointerException if an argument is {@code null}
    */
-  public static String[] readStringFields(Packet packet, List<String> keys, ErrorCode code) {
-    return readStringFields(Objects.requireNonNull(packet, "packet").dataForReading(), keys, code);
+  public static String[] readStringFields(Packet packet, FieldNames names, ErrorCode code) {
+    return readStringFields(Objects.requireNonNull(packet, "packet").dataForReading(), names, code);
+  }
+
+  /**
+   * The keys of a flat JSON object a reader knows, prepared for matching in place: each key's
+   * bytes with the closing quote, so a key is recognised without scanning it first.
+   */
+  public static final class FieldNames {
+    private final List<String> keys;
+    /** Each key's ASCII bytes and {@code "}; null for a key that is not a simple string. */
+    private final byte[][] quoted;
+
+    private FieldNames(List<String> keys) {
+      this.keys = keys;
+      this.quoted = new byte[keys.size()][];
+      for (int k = 0; k < keys.size(); k++) {
+        quoted[k] = quotedIfSimple(keys.get(k));
+      }
+    }
+
+    /**
+     * The prepared form of {@code keys}.
+     *
+     * @throws NullPointerException if {@code keys} or a key is {@code null}
+     * @throws IllegalArgumentException if a key is listed twice
+     */
+    public static FieldNames of(List<String> keys) {
+      List<String> copy = List.copyOf(keys);
+      if (Set.copyOf(copy).size() != copy.size()) {
+        throw new IllegalArgumentException("keys must be distinct, got " + copy);
+      }
+      return new FieldNames(copy);
+    }
+
+    /** The keys, in the order a reader's result array follows. */
+    public List<String> keys() {
+      return keys;
+    }
+
+    int size() {
+      return keys.size();
+    }
+
+    /**
+     * If the string literal whose content starts at {@code from} is exactly key {@code k} (the
+     * key's bytes then the closing quote: a simple key's bytes need no scanning), the index of its
+     * closing quote; else -1.
+     */
+    int endIfSpelledAt(byte[] json, int from, int k) {
+      byte[] q = quoted[k];
+      return q != null
+              && from <= json.length - q.length
+              && Arrays.equals(json, from, from + q.length, q, 0, q.length)
+          ? from + q.length - 1
+          : -1;
+    }
+
+    /** The index of the key spelled by the simple string content {@code json[from, to)}, or -1. */
+    int indexOf(byte[] json, int from, int to) {
+      for (int k = 0; k < quoted.length; k++) {
+        byte[] q = quoted[k];
+        if (q != null
+            && q.length - 1 == to - from
+            && Arrays.equals(json, from, to, q, 0, q.length - 1)) {
+          return k;
+        }
+      }
+      return -1;
+    }
+
+    private static byte[] quotedIfSimple(String key) {
+      byte[] q = new byte[key.length() + 1];
+      for (int i = 0; i < key.length(); i++) {
+        char c = key.charAt(i);
+        if (c > 0xFF || !SIMPLE_BYTE[c]) {
+          return null; // written with escapes or non-ASCII: only the general path reads it
+        }
+        q[i] = (byte) c;
+      }
+      q[key.length()] = '"';
+      return q;
+    }
   }
 
   /** {@link #readStringObject} with the general parser only (tests compare the two paths). */
@@ -225,7 +324,7 @@ public final class GoJson {
    * @param order if not null, receives the key indexes in document order
    * @return the number of entries, or -1 when the input is not simple
    */
-  private static int scanSimple(byte[] json, List<String> keys, String[] values, int[] order) {
+  private static int scanSimple(byte[] json, FieldNames names, String[] values, int[] order) {
     int i = skipWhitespace(json, 0);
     if (i >= json.length || json[i] != '{') {
       return -1;
@@ -235,15 +334,24 @@ public final class GoJson {
     i++;
     while (true) {
       i = skipWhitespace(json, i);
-      int keyEnd = simpleStringEnd(json, i);
-      if (keyEnd < 0) {
+      if (i >= json.length || json[i] != '"') {
         return -1;
       }
-      int k = keyIndex(json, i + 1, keyEnd, keys, expected);
+      int k;
+      int keyEnd;
+      if (expected < names.size() && (keyEnd = names.endIfSpelledAt(json, i + 1, expected)) > 0) {
+        k = expected;
+      } else {
+        keyEnd = simpleStringEnd(json, i);
+        if (keyEnd < 0) {
+          return -1;
+        }
+        k = names.indexOf(json, i + 1, keyEnd);
+      }
       if (k < 0 || values[k] != null) {
         return -1;
       }
-      expected = k + 1 < keys.size() ? k + 1 : 0;
+      expected = k + 1;
       i = skipWhitespace(json, keyEnd + 1);
       if (i >= json.length || json[i] != ':') {
         return -1;
@@ -253,7 +361,8 @@ public final class GoJson {
       if (valueEnd < 0) {
         return -1;
       }
-      values[k] = new String(json, i + 1, valueEnd - i - 1, StandardCharsets.US_ASCII);
+      // printable ASCII, checked: read as Latin-1, which the JDK copies without checking again
+      values[k] = new String(json, i + 1, valueEnd - i - 1, StandardCharsets.ISO_8859_1);
       if (order != null) {
         order[count] = k;
       }
@@ -273,36 +382,6 @@ public final class GoJson {
     return skipWhitespace(json, i) == json.length ? count : -1;
   }
 
-  /**
-   * The index in {@code keys} of the key spelled by {@code json[from, to)}, or -1; {@code keys.get(
-   * expected)} is tried first.
-   */
-  private static int keyIndex(byte[] json, int from, int to, List<String> keys, int expected) {
-    int length = to - from;
-    if (expected < keys.size()) { // no keys: nothing to expect
-      String likely = keys.get(expected);
-      if (likely.length() == length && spells(json, from, likely)) {
-        return expected;
-      }
-    }
-    for (int k = 0; k < keys.size(); k++) {
-      String key = keys.get(k);
-      if (key.length() == length && spells(json, from, key)) {
-        return k;
-      }
-    }
-    return -1;
-  }
-
-  private static boolean spells(byte[] json, int from, String key) {
-    for (int j = 0; j < key.length(); j++) {
-      if (key.charAt(j) != json[from + j]) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /** Longer strings take the general path, which applies the parser's own length limit. */
   private static final int SIMPLE_MAX_STRING = 65_536;
 
@@ -310,16 +389,50 @@ public final class GoJson {
    * The index of the closing quote of a string literal of printable ASCII without escapes, at
    * most {@link #SIMPLE_MAX_STRING} characters, that opens at {@code start}; or -1.
    */
-  private static int simpleStringEnd(byte[] json, int start) {
+  static int simpleStringEnd(byte[] json, int start) {
     if (start >= json.length || json[start] != '"') {
       return -1;
     }
     int end = Math.min(json.length, start + 1 + SIMPLE_MAX_STRING);
     int i = start + 1;
-    while (i < end && SIMPLE_BYTE[json[i] & 0xFF]) { // one table load per byte
+    // eight bytes per step while they fit (addresses are 40-65 bytes): the first byte that is not
+    // simple is the lowest flagged one, so the word's flags locate it exactly
+    while (i <= end - Long.BYTES) {
+      long stops = notSimple((long) LITTLE_ENDIAN_LONGS.get(json, i));
+      if (stops != 0) {
+        i += Long.numberOfTrailingZeros(stops) >>> 3;
+        return json[i] == '"' ? i : -1;
+      }
+      i += Long.BYTES;
+    }
+    while (i < end && SIMPLE_BYTE[json[i] & 0xFF]) { // the last few bytes: one table load each
       i++;
     }
     return i < end && json[i] == '"' ? i : -1;
+  }
+
+  private static final VarHandle LITTLE_ENDIAN_LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGH_BITS = 0x8080808080808080L;
+
+  /**
+   * The high bit of every byte of {@code word} (little-endian: byte 0 lowest) that is not a
+   * {@link #SIMPLE_BYTE}, or possibly set above such a byte, never below the first one: a byte
+   * below 0x20, at or above 0x7F, {@code "} or {@code \}. Zero iff all eight bytes are simple.
+   * (The borrow of {@code x - ONES} runs upward only, so bytes under the first match stay clear.)
+   */
+  static long notSimple(long word) {
+    long control = (word - 0x20 * ONES) & ~word; // a byte below 0x20 (0x80 and up: next term)
+    long quote = zeroByte(word ^ ('"' * ONES));
+    long backslash = zeroByte(word ^ ('\\' * ONES));
+    long delete = zeroByte(word ^ (0x7F * ONES));
+    return (control | word | quote | backslash | delete) & HIGH_BITS;
+  }
+
+  /** The high bit of each zero byte of {@code x} (and possibly of bytes above the first). */
+  private static long zeroByte(long x) {
+    return (x - ONES) & ~x;
   }
 
   /** The bytes a simple string holds: printable ASCII but {@code "} and {@code \}. */
@@ -332,6 +445,9 @@ public final class GoJson {
   }
 
   private static int skipWhitespace(byte[] json, int i) {
+    if (i < json.length && json[i] > ' ') { // compact JSON: no whitespace (and no loop) at all
+      return i;
+    }
     while (i < json.length && (json[i] == ' ' || json[i] == '\n' || json[i] == '\t' || json[i] == '\r')) {
       i++;
     }

@@ -35,6 +35,8 @@ public final class PacketDataCodec {
   /** The keys in field order; all but the last ({@code memo}) are required. */
   private static final List<String> KEYS = List.of("denom", "amount", "sender", "receiver", "memo");
 
+  private static final GoJson.FieldNames FIELD_NAMES = GoJson.FieldNames.of(KEYS);
+
   private static final int DENOM = 0;
   private static final int AMOUNT = 1;
   private static final int SENDER = 2;
@@ -54,7 +56,7 @@ public final class PacketDataCodec {
     if (data == null) {
       throw new RateLimitException(ErrorCode.INVALID_PACKET_DATA, "packet data is null");
     }
-    return fromFields(GoJson.readStringFields(data, KEYS, ErrorCode.INVALID_PACKET_DATA));
+    return fromFields(GoJson.readStringFields(data, FIELD_NAMES, ErrorCode.INVALID_PACKET_DATA));
   }
 
   /**
@@ -64,7 +66,7 @@ public final class PacketDataCodec {
    * @throws RateLimitException as {@link #decode(byte[])}
    */
   public static FungibleTokenPacketData decode(Packet packet) {
-    return fromFields(GoJson.readStringFields(packet, KEYS, ErrorCode.INVALID_PACKET_DATA));
+    return fromFields(GoJson.readStringFields(packet, FIELD_NAMES, ErrorCode.INVALID_PACKET_DATA));
   }
 
   /** The packet data from the JSON's string values, in {@link #KEYS} order. */

@@ -67,6 +67,50 @@ class GoJsonFastPathTest {
     }
   }
 
+  /**
+   * Keys the fast path cannot spell in place (a quote, a backslash, non-ASCII: written escaped or
+   * as UTF-8) and keys that are prefixes of others: read as the general parser reads them.
+   */
+  @Test
+  void unusualKeys_agreeWithTheGeneralParser() {
+    List<String> keys = List.of("den", "denom", "a\"b", "x\\y", "d\u00e9", "", "tab\t");
+    List<String> literals = List.of(
+        "\"den\"", "\"denom\"", "\"deno\"", "\"denomm\"", "\"a\\\"b\"", "\"x\\\\y\"",
+        "\"d\u00e9\"", "\"d\\u00e9\"", "\"\"", "\"tab\\t\"", "\"tab\t\"", "\"a\"b\"");
+    Random r = new Random(0x4B_E7_2026L);
+    for (int i = 0; i < 5_000; i++) {
+      StringBuilder sb = new StringBuilder("{");
+      int n = 1 + r.nextInt(3);
+      for (int e = 0; e < n; e++) {
+        sb.append(e == 0 ? "" : ",").append(literals.get(r.nextInt(literals.size())))
+            .append(":\"v").append(e).append('"');
+      }
+      String text = sb.append('}').toString();
+      byte[] json = text.getBytes(StandardCharsets.UTF_8);
+      String general = fieldsOutcome(
+          () -> GoJson.readStringObjectGeneral(json, Set.copyOf(keys), ErrorCode.INVALID_PACKET_DATA));
+      String fields = fieldsOutcome(() -> {
+        String[] values = GoJson.readStringFields(json, keys, ErrorCode.INVALID_PACKET_DATA);
+        Map<String, String> m = new java.util.TreeMap<>();
+        for (int k = 0; k < values.length; k++) {
+          if (values[k] != null) {
+            m.put(keys.get(k), values[k]);
+          }
+        }
+        return m;
+      });
+      assertEquals(general, fields, "input " + text);
+    }
+  }
+
+  @Test
+  void fieldNames_areDistinct() {
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class, () -> GoJson.FieldNames.of(List.of("denom", "denom")));
+    assertEquals("keys must be distinct, got [denom, denom]", e.getMessage());
+    assertEquals(List.of("denom", "memo"), GoJson.FieldNames.of(List.of("denom", "memo")).keys());
+  }
+
   private static String mutatedPacket(Random r) {
     String packet = "{\"denom\":\"transfer/channel-0/uatom\",\"amount\":\"100\","
         + "\"sender\":\"cosmos1abc\",\"receiver\":\"osmo1xyz\",\"memo\":\"hi\"}";
