@@ -560,10 +560,10 @@ public final class RateLimitKeeper {
     KvStore s = store(ctx);
     // a limited path carries its denom's blacklist bit: one read instead of two (same SPEC §2 order)
     byte[] rowKey = Schema.limitKey(packet.channelOrClientId(), packet.denom()); // read and write
-    Optional<byte[]> stored = s.get(rowKey);
-    Optional<Schema.LimitRow> row = stored.map(Schema.LIMIT.values()::decode);
+    byte[] stored = s.get(rowKey).orElse(null);
+    Schema.RowLayout row = stored == null ? null : Schema.RowLayout.of(stored);
     boolean blacklisted =
-        row.isPresent() ? row.get().blacklisted() : Schema.BLACKLIST.has(s, packet.denom());
+        row != null ? row.blacklisted() : Schema.BLACKLIST.has(s, packet.denom());
     if (blacklisted) {
       String msg = "denom " + Texts.quote(packet.denom()) + " is blacklisted";
       ctx.emitDurable(
@@ -576,14 +576,20 @@ public final class RateLimitKeeper {
               msg));
       throw new RateLimitException(ErrorCode.DENOM_BLACKLISTED, msg);
     }
-    if (row.isEmpty()) {
+    if (row == null) {
       return false;
     }
     if (isAddressPairWhitelisted(ctx, packet.sender(), packet.receiver())) {
       return false;
     }
-    Flow flow = row.get().flow();
-    Quota quota = row.get().quota();
+    // the usual packet in long arithmetic; the exact rules decide the rest (and word rejections)
+    byte[] updated = Schema.addToFlowIfWithin(stored, row, direction, packet.amount());
+    if (updated != null) {
+      s.put(rowKey, updated);
+      return true;
+    }
+    Flow flow = row.flow(stored);
+    Quota quota = row.quota();
     QuotaDecision decision = QuotaRules.check(direction, flow, quota, packet.amount());
     if (!decision.allowed()) {
       String msg = quotaExceededMessage(ctx, direction, packet.path(), flow, quota, decision);
@@ -597,7 +603,7 @@ public final class RateLimitKeeper {
               msg));
       throw new RateLimitException(ErrorCode.QUOTA_EXCEEDED, msg);
     }
-    s.put(rowKey, Schema.encodeWithFlow(stored.get(), row.get(), decision.flow()));
+    s.put(rowKey, Schema.encodeWithFlow(stored, flow, decision.flow()));
     return true;
   }
 

@@ -4,10 +4,12 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Timestamp;
 import dev.ratelimit.core.model.Flow;
 import dev.ratelimit.core.model.HourEpoch;
+import dev.ratelimit.core.model.PacketDirection;
 import dev.ratelimit.core.model.Path;
 import dev.ratelimit.core.model.PendingPacket;
 import dev.ratelimit.core.model.Quota;
 import dev.ratelimit.core.model.WhitelistedAddressPair;
+import dev.ratelimit.core.rules.QuotaRules;
 import dev.ratelimit.core.store.StorageException;
 import java.math.BigInteger;
 import java.time.Instant;
@@ -384,56 +386,159 @@ final class Schema {
 
       @Override
       public LimitRow decode(byte[] bytes) {
-        if (bytes.length < 3) {
-          throw new StorageException("corrupt limit value: truncated");
-        }
-        boolean blacklisted = (bytes[0] & 0x80) != 0;
-        int send = bytes[0] & 0x7F;
-        int recv = bytes[1] & 0xFF;
-        int[] pos = {2};
-        long duration = 0;
-        for (int shift = 0; ; shift += 7) {
-          if (pos[0] >= bytes.length || shift > 63) {
-            throw new StorageException("corrupt limit value: bad duration");
-          }
-          int b = bytes[pos[0]++] & 0xFF;
-          duration |= (long) (b & 0x7F) << shift;
-          if ((b & 0x80) == 0) {
-            break;
-          }
-        }
-        BigInteger in = readMagnitude(bytes, pos);
-        BigInteger out = readMagnitude(bytes, pos);
-        BigInteger cv = readMagnitude(bytes, pos);
-        if (pos[0] != bytes.length) {
-          throw new StorageException("corrupt limit value: trailing bytes");
-        }
-        try {
-          return new LimitRow(new Quota(send, recv, duration), blacklisted, new Flow(in, out, cv));
-        } catch (IllegalArgumentException e) {
-          throw new StorageException("corrupt limit value: " + e.getMessage(), e);
-        }
+        RowLayout layout = RowLayout.of(bytes);
+        return new LimitRow(layout.quota(), layout.blacklisted(), layout.flow(bytes));
       }
     };
   }
 
   /**
-   * {@code LIMIT}'s encoding of {@code row.withFlow(flow)}, where {@code stored} is the encoding
-   * {@code row} was decoded from: the quota bytes and every magnitude equal to the stored one are
-   * copied as stored (a packet changes one magnitude of its path's row; the channel value may be
-   * wider than a {@code long}).
+   * Where a stored limit row's parts are ({@link #limitValues}): its quota (checked), blacklist
+   * bit and the three flow magnitudes, each a length byte then its bytes. Reading one checks the
+   * whole row, so a corrupt row fails the same way whatever is read of it next.
+   *
+   * @param inAt the inflow's length byte; {@code outAt}, {@code cvAt} the others'; {@code end}
+   *     the row's length
    */
-  static byte[] encodeWithFlow(byte[] stored, LimitRow row, Flow flow) {
-    int header = 2; // the percents, then the duration's varint
-    while ((stored[header] & 0x80) != 0) {
-      header++;
+  record RowLayout(Quota quota, boolean blacklisted, int inAt, int outAt, int cvAt, int end) {
+    /** @throws StorageException naming what is corrupt */
+    static RowLayout of(byte[] bytes) {
+      if (bytes.length < 3) {
+        throw new StorageException("corrupt limit value: truncated");
+      }
+      boolean blacklisted = (bytes[0] & 0x80) != 0;
+      int send = bytes[0] & 0x7F;
+      int recv = bytes[1] & 0xFF;
+      int pos = 2;
+      long duration = 0;
+      for (int shift = 0; ; shift += 7) {
+        if (pos >= bytes.length || shift > 63) {
+          throw new StorageException("corrupt limit value: bad duration");
+        }
+        int b = bytes[pos++] & 0xFF;
+        duration |= (long) (b & 0x7F) << shift;
+        if ((b & 0x80) == 0) {
+          break;
+        }
+      }
+      int inAt = pos;
+      int outAt = skipMagnitude(bytes, inAt);
+      int cvAt = skipMagnitude(bytes, outAt);
+      int end = skipMagnitude(bytes, cvAt);
+      if (end != bytes.length) {
+        throw new StorageException("corrupt limit value: trailing bytes");
+      }
+      try {
+        return new RowLayout(new Quota(send, recv, duration), blacklisted, inAt, outAt, cvAt, end);
+      } catch (IllegalArgumentException e) {
+        throw new StorageException("corrupt limit value: " + e.getMessage(), e);
+      }
     }
-    header++;
-    int inAt = header; // the stored magnitudes, each a length byte then its bytes
-    int outAt = inAt + 1 + (stored[inAt] & 0xFF);
-    int cvAt = outAt + 1 + (stored[outAt] & 0xFF);
-    int end = cvAt + 1 + (stored[cvAt] & 0xFF);
-    Flow old = row.flow();
+
+    Flow flow(byte[] bytes) {
+      return new Flow(magnitude(bytes, inAt), magnitude(bytes, outAt), magnitude(bytes, cvAt));
+    }
+
+    private static int skipMagnitude(byte[] bytes, int at) {
+      if (at >= bytes.length) {
+        throw new StorageException("corrupt limit value: truncated flow");
+      }
+      int len = bytes[at] & 0xFF;
+      if (len > 32 || at + 1 + len > bytes.length) {
+        throw new StorageException("corrupt limit value: bad flow length " + len);
+      }
+      return at + 1 + len;
+    }
+
+    private static BigInteger magnitude(byte[] bytes, int at) {
+      return new BigInteger(1, bytes, at + 1, bytes[at] & 0xFF);
+    }
+
+    /** The magnitude at {@code at} if it is below {@link QuotaRules#SHORTCUT_LIMIT}, else -1. */
+    private static long shortcutMagnitude(byte[] bytes, int at) {
+      if ((bytes[at] & 0xFF) > Long.BYTES) {
+        return -1;
+      }
+      long v = lowBits(bytes, at);
+      return v >= 0 && v < QuotaRules.SHORTCUT_LIMIT ? v : -1; // eight bytes may read negative
+    }
+
+    /** The low 64 bits of the magnitude at {@code at}: its value when it has at most 63 bits. */
+    private static long lowBits(byte[] bytes, int at) {
+      long v = 0;
+      for (int i = at + 1; i <= at + (bytes[at] & 0xFF); i++) {
+        v = (v << 8) | (bytes[i] & 0xFF);
+      }
+      return v;
+    }
+
+    /** The bit length of the magnitude at {@code at}. */
+    private static int bitLength(byte[] bytes, int at) {
+      int len = bytes[at] & 0xFF;
+      int i = at + 1;
+      while (len > 0 && bytes[i] == 0) { // leading zeros: the encoder writes none, a reader allows them
+        i++;
+        len--;
+      }
+      return len == 0 ? 0 : 8 * (len - 1) + (32 - Integer.numberOfLeadingZeros(bytes[i] & 0xFF));
+    }
+  }
+
+  /**
+   * The packet hot path's row update without BigIntegers: the encoding of the row {@code stored}
+   * with {@code amount} added to {@code direction}'s flow when {@link QuotaRules#addIfWithin}
+   * accepts it, else null, and then the exact rules ({@link QuotaRules#check}) decide: a
+   * rejection, a flow or amount of {@link QuotaRules#SHORTCUT_LIMIT} or more, or a channel value
+   * of 64 to 70 bits. Same bytes as {@link #encodeWithFlow} of the accepted flow.
+   */
+  static byte[] addToFlowIfWithin(
+      byte[] stored, RowLayout layout, PacketDirection direction, BigInteger amount) {
+    if (amount.bitLength() >= 63) {
+      return null;
+    }
+    long in = RowLayout.shortcutMagnitude(stored, layout.inAt());
+    long out = RowLayout.shortcutMagnitude(stored, layout.outAt());
+    long a = amount.longValue();
+    if (in < 0 || out < 0 || a >= QuotaRules.SHORTCUT_LIMIT) {
+      return null;
+    }
+    int cvBits = RowLayout.bitLength(stored, layout.cvAt());
+    long cv = cvBits <= 63 ? RowLayout.lowBits(stored, layout.cvAt()) : 0;
+    long updated =
+        QuotaRules.addIfWithin(
+            direction, in, out, a, cvBits, cv, QuotaRules.percent(layout.quota(), direction));
+    if (updated < 0) {
+      return null;
+    }
+    if (a == 0) { // the same row, as stored
+      return stored.clone();
+    }
+    int at = direction == PacketDirection.SEND ? layout.outAt() : layout.inAt();
+    int next = direction == PacketDirection.SEND ? layout.cvAt() : layout.outAt();
+    int length = (Long.SIZE - Long.numberOfLeadingZeros(updated) + 7) / 8;
+    byte[] bytes = new byte[stored.length - (next - at) + 1 + length];
+    System.arraycopy(stored, 0, bytes, 0, at);
+    bytes[at] = (byte) length;
+    for (int i = at + length, x = 0; i > at; i--, x += 8) {
+      bytes[i] = (byte) (updated >>> x);
+    }
+    System.arraycopy(stored, next, bytes, at + 1 + length, stored.length - next);
+    return bytes;
+  }
+
+  /**
+   * {@code LIMIT}'s encoding of the row {@code stored} with {@code flow} in place of its flow
+   * {@code old}: the quota bytes and every magnitude equal to the stored one are copied as stored
+   * (a packet changes one magnitude of its path's row; the channel value may be wider than a
+   * {@code long}).
+   */
+  static byte[] encodeWithFlow(byte[] stored, Flow old, Flow flow) {
+    RowLayout layout = RowLayout.of(stored);
+    int header = layout.inAt();
+    int inAt = layout.inAt();
+    int outAt = layout.outAt();
+    int cvAt = layout.cvAt();
+    int end = layout.end();
     boolean sameIn = flow.inflow().equals(old.inflow());
     boolean sameOut = flow.outflow().equals(old.outflow());
     boolean sameCv = flow.channelValue().equals(old.channelValue());
@@ -480,19 +585,6 @@ final class Schema {
       System.arraycopy(raw, raw.length - length, bytes, pos, length);
     }
     return pos + length;
-  }
-
-  private static BigInteger readMagnitude(byte[] bytes, int[] pos) {
-    if (pos[0] >= bytes.length) {
-      throw new StorageException("corrupt limit value: truncated flow");
-    }
-    int len = bytes[pos[0]++] & 0xFF;
-    if (len > 32 || pos[0] + len > bytes.length) {
-      throw new StorageException("corrupt limit value: bad flow length " + len);
-    }
-    BigInteger v = new BigInteger(1, bytes, pos[0], len);
-    pos[0] += len;
-    return v;
   }
 
   private static Table.ValueCodec<HourEpoch> epochValues() {

@@ -73,6 +73,54 @@ public final class QuotaRules {
     return net.multiply(HUNDRED).compareTo(channelValue.multiply(BigInteger.valueOf(pct))) > 0;
   }
 
+  /** Flows and amounts below this take {@link #addIfWithin}'s {@code long} shortcut. */
+  public static final long SHORTCUT_LIMIT = 1L << 62;
+
+  /**
+   * {@link #check} for the usual packet, in {@code long} arithmetic and without a decision object:
+   * the new inflow (receive) or outflow (send) when {@link #check} accepts the amount, or -1 when
+   * it must decide itself (it would reject, or the channel value is 64 to 70 bits wide). Exact:
+   * with {@code inflow}, {@code outflow} and {@code amount} below {@link #SHORTCUT_LIMIT}, {@code
+   * 100 * net} and {@code channelValue * pct} are compared as 128-bit products.
+   *
+   * @param channelValueBits the channel value's bit length (0 for 0)
+   * @param channelValue the channel value when {@code channelValueBits <= 63}, else ignored
+   * @throws IllegalArgumentException if a flow or the amount is negative or not below {@link
+   *     #SHORTCUT_LIMIT}, or the percent is not in [0, 100]
+   */
+  public static long addIfWithin(
+      PacketDirection direction,
+      long inflow,
+      long outflow,
+      long amount,
+      int channelValueBits,
+      long channelValue,
+      int pct) {
+    if ((inflow | outflow | amount) < 0
+        || inflow >= SHORTCUT_LIMIT
+        || outflow >= SHORTCUT_LIMIT
+        || amount >= SHORTCUT_LIMIT
+        || pct < 0
+        || pct > 100) {
+      throw new IllegalArgumentException("outside the shortcut's range");
+    }
+    boolean send = direction == PacketDirection.SEND;
+    long updated = (send ? outflow : inflow) + amount; // below 2^63
+    long net = updated - (send ? inflow : outflow);
+    if (channelValueBits == 0 || net <= 0 || (pct > 0 && channelValueBits >= 71)) {
+      return updated; // 100 * net < 2^70 <= channel value: never exceeds
+    }
+    if (channelValueBits > 63) {
+      return -1;
+    }
+    // net > floor(cv * pct / 100) iff 100 * net > cv * pct, each below 2^127
+    long netHigh = Math.multiplyHigh(net, 100);
+    long cvHigh = Math.multiplyHigh(channelValue, pct);
+    boolean exceeds =
+        netHigh != cvHigh ? netHigh > cvHigh : Long.compareUnsigned(net * 100, channelValue * pct) > 0;
+    return exceeds ? -1 : updated;
+  }
+
   /**
    * Takes back a counted amount (a failed send, an error ack of a receive): the flow of that
    * direction minus {@code amount}, clamped at zero.

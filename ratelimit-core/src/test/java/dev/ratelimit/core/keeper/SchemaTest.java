@@ -10,11 +10,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ratelimit.core.model.Amounts;
 import dev.ratelimit.core.model.Flow;
 import dev.ratelimit.core.model.HourEpoch;
+import dev.ratelimit.core.model.PacketDirection;
 import dev.ratelimit.core.model.Path;
 import dev.ratelimit.core.model.PendingPacket;
 import dev.ratelimit.core.model.PureMemo;
 import dev.ratelimit.core.model.Quota;
 import dev.ratelimit.core.model.WhitelistedAddressPair;
+import dev.ratelimit.core.rules.QuotaDecision;
+import dev.ratelimit.core.rules.QuotaRules;
 import dev.ratelimit.core.store.Bytes;
 import dev.ratelimit.core.store.MemoryKvStore;
 import dev.ratelimit.core.store.StorageException;
@@ -379,9 +382,73 @@ class SchemaTest {
           changed(random, old.channelValue()));
       assertEquals(
           hex(Schema.LIMIT.values().encode(row.withFlow(updated))),
-          hex(Schema.encodeWithFlow(stored, Schema.LIMIT.values().decode(stored), updated)),
+          hex(Schema.encodeWithFlow(stored, Schema.LIMIT.values().decode(stored).flow(), updated)),
           row + " -> " + updated);
     }
+  }
+
+  /**
+   * The packet hot path's row shortcut: where it answers, the bytes are the exact rules' (decode,
+   * {@link QuotaRules#check}, {@link Schema#encodeWithFlow}); where the exact rules reject, it
+   * does not answer. Rows from the whole value range, amounts sometimes aimed at the threshold.
+   */
+  @Test
+  void addToFlowIfWithin_isTheExactRulesEncoding() {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(0xFA57L);
+    int answered = 0;
+    for (int i = 0; i < 50_000; i++) {
+      int send = random.nextInt(101);
+      Quota q = new Quota(send, send == 0 ? 1 + random.nextInt(100) : random.nextInt(101),
+          1 + random.nextInt(1000));
+      Flow flow = new Flow(randomAmount(random), randomAmount(random), randomAmount(random));
+      Schema.LimitRow row = new Schema.LimitRow(q, random.nextBoolean(), flow);
+      byte[] stored = Schema.LIMIT.values().encode(row);
+      PacketDirection dir = random.nextBoolean() ? PacketDirection.SEND : PacketDirection.RECV;
+      BigInteger amount = randomAmount(random);
+      if (random.nextInt(3) == 0) {
+        BigInteger aimed = QuotaRules.threshold(flow.channelValue(), QuotaRules.percent(q, dir))
+            .subtract(QuotaRules.netFlow(flow, dir)).add(BigInteger.valueOf(random.nextInt(3) - 1));
+        amount = aimed.signum() >= 0 ? aimed : amount;
+      }
+      QuotaDecision exact;
+      try {
+        exact = QuotaRules.check(dir, flow, q, amount);
+      } catch (dev.ratelimit.core.RateLimitException overflow) {
+        assertEquals(null, Schema.addToFlowIfWithin(stored, Schema.RowLayout.of(stored), dir, amount));
+        continue;
+      }
+      byte[] fast = Schema.addToFlowIfWithin(stored, Schema.RowLayout.of(stored), dir, amount);
+      String what = row + " " + dir + " " + amount;
+      if (fast != null) {
+        answered++;
+        assertTrue(exact.allowed(), what);
+        assertEquals(hex(Schema.encodeWithFlow(stored, flow, exact.flow())), hex(fast), what);
+        assertEquals(hex(Schema.LIMIT.values().encode(row.withFlow(exact.flow()))), hex(fast), what);
+      }
+      if (!exact.allowed()) {
+        assertEquals(null, fast, what);
+      }
+    }
+    assertTrue(answered > 10_000, "answered " + answered);
+  }
+
+  /** A row's layout is read with the same checks and messages as its decoding. */
+  @Test
+  void rowLayout_rejectsCorruptRowsAsDecodingDoes() {
+    byte[] good = Schema.LIMIT.values().encode(
+        new Schema.LimitRow(new Quota(10, 20, 300), true, new Flow(BigInteger.ONE, BigInteger.TEN, BigInteger.valueOf(1000))));
+    Schema.RowLayout layout = Schema.RowLayout.of(good);
+    assertEquals(new Quota(10, 20, 300), layout.quota());
+    assertTrue(layout.blacklisted());
+    assertEquals(new Flow(BigInteger.ONE, BigInteger.TEN, BigInteger.valueOf(1000)), layout.flow(good));
+    assertEquals("corrupt limit value: trailing bytes",
+        assertThrows(StorageException.class, () -> Schema.RowLayout.of(Arrays.copyOf(good, good.length + 1))).getMessage());
+    assertEquals("corrupt limit value: truncated flow",
+        assertThrows(StorageException.class, () -> Schema.RowLayout.of(Arrays.copyOf(good, 4))).getMessage());
+    byte[] badPercent = good.clone();
+    badPercent[1] = 101;
+    assertEquals("corrupt limit value: max_percent_recv must be in [0, 100], got 101",
+        assertThrows(StorageException.class, () -> Schema.RowLayout.of(badPercent)).getMessage());
   }
 
   /** 0 to 256 bits, small values more often (flows are mostly far below their maximum). */

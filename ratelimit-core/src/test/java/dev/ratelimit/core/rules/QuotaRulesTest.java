@@ -409,4 +409,126 @@ class QuotaRulesTest {
         return MAX.subtract(n(random.nextInt(1000)));
     }
   }
+
+  /**
+   * The long shortcut never disagrees with {@link QuotaRules#check}: where it answers, check
+   * accepts with exactly that flow; where check rejects, it answers -1. Seeded cases cluster on
+   * the threshold (net landing one below, on and one above it), the 63- to 71-bit channel values
+   * around its own limits and the percents 0, 1, 99 and 100.
+   */
+  @Test
+  void addIfWithin_agreesWithCheck() {
+    Random r = new Random(0x5C_2026_1121L);
+    int answered = 0;
+    int rejectedByCheck = 0;
+    for (int i = 0; i < 200_000; i++) {
+      PacketDirection dir = r.nextBoolean() ? SEND : RECV;
+      int pct = switch (r.nextInt(6)) {
+        case 0 -> 0;
+        case 1 -> 1;
+        case 2 -> 99;
+        case 3 -> 100;
+        default -> r.nextInt(101);
+      };
+      int cvBits = switch (r.nextInt(4)) {
+        case 0 -> 60 + r.nextInt(14); // 60..73: the shortcut's edges
+        case 1 -> r.nextInt(8);
+        default -> r.nextInt(75);
+      };
+      BigInteger cv = cvBits == 0 ? BigInteger.ZERO : new BigInteger(cvBits, r).setBit(cvBits - 1);
+      long inflow = shortcutValue(r);
+      long outflow = shortcutValue(r);
+      long amount = shortcutValue(r);
+      if (r.nextInt(3) == 0) { // aim the net flow at the threshold: -1, 0 or +1 from it
+        BigInteger threshold = QuotaRules.threshold(cv, pct);
+        long other = dir == SEND ? inflow : outflow;
+        long own = dir == SEND ? outflow : inflow;
+        BigInteger want = threshold.add(BigInteger.valueOf(r.nextInt(3) - 1))
+            .add(BigInteger.valueOf(other)).subtract(BigInteger.valueOf(own));
+        if (want.signum() >= 0 && want.compareTo(BigInteger.valueOf(QuotaRules.SHORTCUT_LIMIT)) < 0) {
+          amount = want.longValue();
+        }
+      }
+      Flow flow = new Flow(BigInteger.valueOf(inflow), BigInteger.valueOf(outflow), cv);
+      Quota quota = dir == SEND ? new Quota(pct, 50, 1) : new Quota(50, pct, 1);
+      QuotaDecision exact = QuotaRules.check(dir, flow, quota, BigInteger.valueOf(amount));
+      long fast = QuotaRules.addIfWithin(
+          dir, inflow, outflow, amount, cv.bitLength(), cv.bitLength() <= 63 ? cv.longValue() : 0, pct);
+      String what = dir + " " + flow + " pct " + pct + " amount " + amount;
+      if (fast >= 0) {
+        answered++;
+        assertTrue(exact.allowed(), what);
+        BigInteger expected = dir == SEND ? exact.flow().outflow() : exact.flow().inflow();
+        assertEquals(expected, BigInteger.valueOf(fast), what);
+      }
+      if (!exact.allowed()) {
+        rejectedByCheck++;
+        assertEquals(-1, fast, what);
+      } else if (cv.bitLength() < 64 || cv.bitLength() > 70 || exact.netFlowAfter().signum() <= 0) {
+        assertTrue(fast >= 0, "not answered: " + what); // only those channel values are left open
+      }
+    }
+    assertTrue(answered > 80_000, "answered " + answered);
+    assertTrue(rejectedByCheck > 50_000, "rejected " + rejectedByCheck);
+  }
+
+  /** The extremes: flows and amounts at 0, 1 and just below 2^62, channel values of 0-72 bits. */
+  @Test
+  void addIfWithin_agreesWithCheckAtTheExtremes() {
+    long top = QuotaRules.SHORTCUT_LIMIT - 1;
+    long[] values = {0, 1, 1L << 61, top - 1, top};
+    int checked = 0;
+    for (int bits = 0; bits <= 72; bits++) {
+      BigInteger low = bits == 0 ? BigInteger.ZERO : BigInteger.ONE.shiftLeft(bits - 1);
+      BigInteger high = BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE);
+      for (BigInteger cv : new BigInteger[] {low, high}) {
+        for (int pct : new int[] {0, 1, 2, 50, 99, 100}) {
+          for (long own : values) {
+            for (long other : values) {
+              for (long amount : values) {
+                for (PacketDirection dir : PacketDirection.values()) {
+                  long in = dir == SEND ? other : own;
+                  long out = dir == SEND ? own : other;
+                  Flow flow = new Flow(BigInteger.valueOf(in), BigInteger.valueOf(out), cv);
+                  Quota quota = dir == SEND ? new Quota(pct, 50, 1) : new Quota(50, pct, 1);
+                  QuotaDecision exact = QuotaRules.check(dir, flow, quota, BigInteger.valueOf(amount));
+                  long fast = QuotaRules.addIfWithin(
+                      dir, in, out, amount, bits, bits <= 63 ? cv.longValue() : 0, pct);
+                  String what = dir + " " + flow + " pct " + pct + " amount " + amount;
+                  if (exact.allowed()
+                      && (bits < 64 || bits > 70 || exact.netFlowAfter().signum() <= 0)) {
+                    BigInteger expected = dir == SEND ? exact.flow().outflow() : exact.flow().inflow();
+                    assertEquals(expected, BigInteger.valueOf(fast), what);
+                  } else if (!exact.allowed()) {
+                    assertEquals(-1, fast, what);
+                  } else {
+                    assertTrue(fast == -1 || BigInteger.valueOf(fast).equals(
+                        dir == SEND ? exact.flow().outflow() : exact.flow().inflow()), what);
+                  }
+                  checked++;
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    assertEquals(73 * 2 * 6 * 125 * 2, checked);
+  }
+
+  @Test
+  void addIfWithin_refusesValuesOutsideItsRange() {
+    long limit = QuotaRules.SHORTCUT_LIMIT;
+    assertThrows(IllegalArgumentException.class, () -> QuotaRules.addIfWithin(SEND, limit, 0, 0, 1, 1, 1));
+    assertThrows(IllegalArgumentException.class, () -> QuotaRules.addIfWithin(SEND, 0, -1, 0, 1, 1, 1));
+    assertThrows(IllegalArgumentException.class, () -> QuotaRules.addIfWithin(RECV, 0, 0, limit, 1, 1, 1));
+    assertThrows(IllegalArgumentException.class, () -> QuotaRules.addIfWithin(RECV, 0, 0, 0, 1, 1, 101));
+    assertEquals(limit - 1, QuotaRules.addIfWithin(RECV, limit - 1, 0, 0, 0, 0, 0));
+  }
+
+  /** Below 2^62: mostly small, sometimes near the top. */
+  private static long shortcutValue(Random r) {
+    int bits = r.nextInt(5) == 0 ? 55 + r.nextInt(8) : r.nextInt(45);
+    return bits == 0 ? 0 : (r.nextLong() >>> (64 - bits));
+  }
 }
