@@ -1,6 +1,5 @@
 package dev.ratelimit.cli.simulate;
 
-import com.google.protobuf.Duration;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import dev.ratelimit.core.ErrorCode;
@@ -92,13 +91,15 @@ final class Simulation implements AutoCloseable, StateView {
     return genesisWarnings;
   }
 
-  /** The default genesis: no limits, no lists, an hour epoch to initialise (duration 3600s). */
+  /**
+   * The default genesis: no limits, no lists, an hour epoch to initialise. Its duration is left
+   * absent (which means 3600s): merging a given {@code "0s"} onto a set 3600s would keep 3600s,
+   * as protobuf merges no zero scalar, and hide an invalid genesis.
+   */
   static GenesisState defaultGenesis() {
     return GenesisState.newBuilder()
         .setParams(Params.getDefaultInstance())
-        .setHourEpoch(
-            dev.ratelimit.proto.v1.HourEpoch.newBuilder()
-                .setDuration(Duration.newBuilder().setSeconds(3600)))
+        .setHourEpoch(dev.ratelimit.proto.v1.HourEpoch.getDefaultInstance())
         .build();
   }
 
