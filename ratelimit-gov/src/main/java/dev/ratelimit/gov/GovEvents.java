@@ -42,7 +42,7 @@ final class GovEvents {
         "channel_or_client", rl.path().channelOrClientId(),
         "max_percent_send", Integer.toString(rl.quota().maxPercentSend()),
         "max_percent_recv", Integer.toString(rl.quota().maxPercentRecv()),
-        "duration_hours", Long.toString(rl.quota().durationHours()),
+        "duration_hours", Long.toUnsignedString(rl.quota().durationHours()),
         "channel_value", rl.flow().channelValue().toString());
   }
 }

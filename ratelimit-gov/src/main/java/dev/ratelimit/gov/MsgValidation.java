@@ -20,7 +20,7 @@ import dev.ratelimit.core.model.Texts;
  *   <li>max_percent_send a canonical decimal integer in [0, 100];
  *   <li>max_percent_recv likewise;
  *   <li>not both percentages 0;
- *   <li>duration_hours not 0 (and, a limit of ours, at most 2^63 - 1).
+ *   <li>duration_hours not 0 (any uint64 up to 2^64 - 1 is a window length).
  * </ol>
  *
  * Rules 2-7 fail as {@code invalid_request}; 4-7 apply to add and update only.
@@ -72,15 +72,8 @@ final class MsgValidation {
     if (send == 0 && recv == 0) {
       throw invalid("max_percent_send and max_percent_recv must not both be 0");
     }
-    if (durationHours == 0) {
+    if (durationHours == 0) { // a uint64: any other value, up to 2^64 - 1, is a window length
       throw invalid("duration_hours must not be 0");
-    }
-    if (durationHours < 0) { // a uint64 above 2^63 - 1
-      throw invalid(
-          "duration_hours must be at most "
-              + Long.MAX_VALUE
-              + ", got "
-              + Long.toUnsignedString(durationHours));
     }
     return new Quota(send, recv, durationHours);
   }

@@ -35,8 +35,7 @@ import java.util.function.Consumer;
  *       [0, 100];
  *   <li>{@code max_percent_recv} likewise;
  *   <li>not both percentages 0;
- *   <li>{@code duration_hours} not 0 (a uint64: values above 2^63 - 1 are refused as too large, a
- *       limit of this implementation);
+ *   <li>{@code duration_hours} not 0 (a uint64, up to 2^64 - 1);
  *   <li>{@code authority} equals the configured authority, else {@link ErrorCode#UNAUTHORIZED};
  *   <li>the stateful checks: add fails with {@link ErrorCode#ZERO_CHANNEL_VALUE} (3), {@link
  *       ErrorCode#RATE_LIMIT_ALREADY_EXISTS} (1), {@link ErrorCode#CHANNEL_NOT_FOUND} (6), in this

@@ -216,12 +216,8 @@ public final class GenesisCodec {
       throw invalid(where + ": max_percent_send and max_percent_recv are both 0");
     }
     long duration = p.getQuota().getDurationHours();
-    if (duration == 0) {
+    if (duration == 0) { // a uint64: any other value, up to 2^64 - 1, is a window length
       throw invalid(where + ": duration_hours must be positive");
-    }
-    if (duration < 0) {
-      throw invalid(
-          where + ": duration_hours " + Long.toUnsignedString(duration) + " is too large");
     }
     BigInteger inflow = flowAmount(p.getFlow().getInflow(), where + ".flow.inflow", warnings, true);
     BigInteger outflow =

@@ -258,7 +258,7 @@ public final class RateLimitKeeper {
     if (supply.signum() != 0) {
       return supply;
     }
-    ctx.emit(
+    ctx.emitDurable( // SPEC §6: kept even when the step is rolled back
         RateLimitEvents.channelValueKept(
             path.denom(), path.channelOrClientId(), previous.channelValue()));
     return previous.channelValue();

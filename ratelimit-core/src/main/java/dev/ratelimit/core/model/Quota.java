@@ -6,8 +6,8 @@ package dev.ratelimit.core.model;
  *
  * @param maxPercentSend 0..100
  * @param maxPercentRecv 0..100, not both 0
- * @param durationHours at least 1 (uint64 on the wire; values above {@code Long.MAX_VALUE} are
- *     refused)
+ * @param durationHours at least 1, a uint64 as on the wire: read unsigned ({@code -1} is
+ *     2^64 - 1 hours; {@link Long#toUnsignedString} shows it)
  */
 public record Quota(int maxPercentSend, int maxPercentRecv, long durationHours) {
   public Quota {
@@ -17,7 +17,7 @@ public record Quota(int maxPercentSend, int maxPercentRecv, long durationHours) 
       throw new IllegalArgumentException(
           "max_percent_send and max_percent_recv must not both be 0");
     }
-    if (durationHours <= 0) {
+    if (durationHours == 0) {
       throw new IllegalArgumentException(
           "duration_hours must be at least 1, got " + Long.toUnsignedString(durationHours));
     }

@@ -59,6 +59,9 @@ public final class EpochRules {
    */
   public static Instant windowResetsAt(HourEpoch epoch, long durationHours) {
     long remainingHours = durationHours - Long.remainderUnsigned(epoch.epochNumber(), durationHours);
+    if (remainingHours < 0) { // 2^63 hours or more (unsigned): beyond any Instant
+      return Instant.MAX;
+    }
     try {
       return epoch.epochStartTime().plus(HOUR.multipliedBy(remainingHours));
     } catch (ArithmeticException | java.time.DateTimeException beyondTimeline) {

@@ -177,10 +177,16 @@ class GenesisCodecTest {
   }
 
   @Test
-  void durationZeroOrBeyondInt64_isCode12() {
+  void durationZero_isCode12_andEveryOtherUint64IsAWindowLength() {
     assertInvalid(genesis(rl("u", "channel-1", "1", "1", "0", "0", "0", "1")));
     assertInvalid(genesis(rl("u", "channel-1", "1", "1", "\"0\"", "0", "0", "1")));
-    assertInvalid(genesis(rl("u", "channel-1", "1", "1", "\"18446744073709551615\"", "0", "0", "1")));
+    assertInvalid(genesis(rl("u", "channel-1", "1", "1", "\"18446744073709551616\"", "0", "0", "1")));
+    assertEquals(-1L, // 2^64 - 1, unsigned
+        ok(genesis(rl("u", "channel-1", "1", "1", "\"18446744073709551615\"", "0", "0", "1")))
+            .genesis().rateLimits().get(0).quota().durationHours());
+    assertEquals(Long.MIN_VALUE, // 2^63
+        ok(genesis(rl("u", "channel-1", "1", "1", "\"9223372036854775808\"", "0", "0", "1")))
+            .genesis().rateLimits().get(0).quota().durationHours());
     assertEquals(Long.MAX_VALUE,
         ok(genesis(rl("u", "channel-1", "1", "1", "\"9223372036854775807\"", "0", "0", "1")))
             .genesis().rateLimits().get(0).quota().durationHours());

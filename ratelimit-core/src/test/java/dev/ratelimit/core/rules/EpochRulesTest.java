@@ -1,6 +1,8 @@
 package dev.ratelimit.core.rules;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ratelimit.core.model.HourEpoch;
 import java.time.Duration;
@@ -118,5 +120,19 @@ class EpochRulesTest {
   void windowResetsAt_beyondTheTimeline_isInstantMax() {
     HourEpoch epoch = new HourEpoch(6, t("2024-01-01T06:00:00Z"), 1);
     assertEquals(Instant.MAX, EpochRules.windowResetsAt(epoch, Long.MAX_VALUE));
+    // uint64 window lengths of 2^63 hours and more (negative as a long)
+    assertEquals(Instant.MAX, EpochRules.windowResetsAt(epoch, Long.MIN_VALUE));
+    assertEquals(Instant.MAX, EpochRules.windowResetsAt(epoch, -1L));
+    // epoch 2^64 - 2 of a 2^64 - 1 hour window: its end is the next hour
+    assertEquals(t("2024-01-01T07:00:00Z"),
+        EpochRules.windowResetsAt(new HourEpoch(-2L, t("2024-01-01T06:00:00Z"), 1), -1L));
+  }
+
+  @Test
+  void windowEnds_readsWindowLengthsUnsigned() {
+    assertFalse(EpochRules.windowEnds(0, 1_000_000, -1L)); // 2^64 - 1 hours: never within a chain's life
+    assertTrue(EpochRules.windowEnds(-2L, -1L, -1L)); // epoch 2^64 - 2 -> 2^64 - 1: that window ends
+    assertFalse(EpochRules.windowEnds(5, Long.MAX_VALUE, Long.MIN_VALUE));
+    assertTrue(EpochRules.windowEnds(5, Long.MIN_VALUE, Long.MIN_VALUE));
   }
 }
