@@ -603,7 +603,7 @@ public final class RateLimitKeeper {
               msg));
       throw new RateLimitException(ErrorCode.QUOTA_EXCEEDED, msg);
     }
-    s.put(rowKey, Schema.encodeWithFlow(stored, flow, decision.flow()));
+    s.put(rowKey, Schema.encodeWithFlow(stored, row, flow, decision.flow()));
     return true;
   }
 

@@ -527,13 +527,12 @@ final class Schema {
   }
 
   /**
-   * {@code LIMIT}'s encoding of the row {@code stored} with {@code flow} in place of its flow
-   * {@code old}: the quota bytes and every magnitude equal to the stored one are copied as stored
+   * {@code LIMIT}'s encoding of the row {@code stored} (read as {@code layout}) with {@code flow}
+   * in place of its flow {@code old}: the quota bytes and every magnitude equal to the stored one are copied as stored
    * (a packet changes one magnitude of its path's row; the channel value may be wider than a
    * {@code long}).
    */
-  static byte[] encodeWithFlow(byte[] stored, Flow old, Flow flow) {
-    RowLayout layout = RowLayout.of(stored);
+  static byte[] encodeWithFlow(byte[] stored, RowLayout layout, Flow old, Flow flow) {
     int header = layout.inAt();
     int inAt = layout.inAt();
     int outAt = layout.outAt();
