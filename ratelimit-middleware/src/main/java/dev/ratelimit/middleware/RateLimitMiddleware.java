@@ -150,19 +150,16 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
   /**
    * Forwards an asynchronous acknowledgement that the app (or an app below this middleware, such
    * as packet forwarding) writes for a received packet, after settling its pending recv marker: a
-   * success removes it, an error gives the inflow back if it still exists.
-   *
-   * @throws IllegalArgumentException if {@code ack} is null
+   * success removes it, an error gives the inflow back if it still exists. A missing ({@code
+   * null}) ack counts as an error and is forwarded as given (SPEC §5): IBC core refuses it, and
+   * its exception rolls the whole call back.
    */
   @Override
   public void writeAcknowledgement(BlockContext ctx, Packet packet, Acknowledgement ack) {
     Objects.requireNonNull(ctx, "ctx");
     Objects.requireNonNull(packet, "packet");
-    if (ack == null) {
-      throw new IllegalArgumentException("acknowledgement must not be null");
-    }
     try (BlockContext tx = ctx.branch()) {
-      settleRecv(tx, packet, ack.isSuccess());
+      settleRecv(tx, packet, ack != null && ack.isSuccess());
       channel.writeAcknowledgement(tx, packet, ack);
       tx.commit();
     }

@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.ArgumentMatchers.isNull;
 import static org.mockito.ArgumentMatchers.same;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.times;
@@ -459,19 +460,36 @@ class RateLimitMiddlewareRecvTest {
     verify(h.downstream).writeAcknowledgement(any(), eq(p), any());
   }
 
+  /** SPEC §5: a missing ack is an error (the inflow comes back) and is forwarded as given. */
   @Test
-  void writeAcknowledgementNull_isAnIllegalArgumentAndWritesNothing() {
+  void writeAcknowledgementNull_isAnError_andIsForwarded() {
     appAnswers(Optional.empty());
     Packet p = packet(5, 30);
     recv(p);
+    recv(packet(6, 20));
+
+    h.middleware.writeAcknowledgement(h.ctx(), p, null);
+
+    assertEquals(flow(20, 0, 1000), h.flow("ustrd", OURS));
+    assertEquals(Set.of(6L), h.recvMarkers(OURS, "ustrd"));
+    verify(h.downstream).writeAcknowledgement(h.aBranch(), eq(p), isNull());
+  }
+
+  /** IBC core refuses a missing ack (the wrapper's contract): the whole call is rolled back. */
+  @Test
+  void writeAcknowledgementNull_refusedDownstream_writesNothing() {
+    appAnswers(Optional.empty());
+    Packet p = packet(5, 30);
+    recv(p);
+    IllegalArgumentException refused = new IllegalArgumentException("acknowledgement must not be null");
+    doThrow(refused).when(h.downstream).writeAcknowledgement(any(), eq(p), isNull());
     String before = h.digest();
 
-    assertThrows(
-        IllegalArgumentException.class, () -> h.middleware.writeAcknowledgement(h.ctx(), p, null));
+    assertSame(refused, assertThrows(
+        IllegalArgumentException.class, () -> h.middleware.writeAcknowledgement(h.ctx(), p, null)));
 
     assertEquals(before, h.digest());
     assertEquals(Set.of(5L), h.recvMarkers(OURS, "ustrd"));
-    verifyNoInteractions(h.downstream);
   }
 
   @Test

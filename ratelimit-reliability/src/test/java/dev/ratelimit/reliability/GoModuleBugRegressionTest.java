@@ -617,8 +617,11 @@ class GoModuleBugRegressionTest {
       assertEquals(
           List.of(Acknowledgement.error("hop failed"), Acknowledgement.SUCCESS),
           rig.downstream.writtenAcks);
+      // a missing ack counts as an error and is forwarded (SPEC §5); IBC core refuses it, which
+      // rolls the call back
       assertThrows(IllegalArgumentException.class,
           () -> rig.middleware.writeAcknowledgement(rig.ctx(), failing, null));
+      assertEquals(flow(30, 0, 1_000), rig.flow(UATOM, "channel-0"));
     }
   }
 

@@ -239,6 +239,9 @@ final class MiddlewareRig implements AutoCloseable {
 
     @Override
     public void writeAcknowledgement(BlockContext ctx, Packet packet, Acknowledgement ack) {
+      if (ack == null) { // as IBC core (and the wrapper's contract)
+        throw new IllegalArgumentException("acknowledgement must not be null");
+      }
       ctx.store()
           .put(
               ("ibc/ack/" + packet.destinationChannel() + "/" + packet.sequence())
