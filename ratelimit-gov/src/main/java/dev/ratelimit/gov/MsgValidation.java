@@ -32,7 +32,7 @@ final class MsgValidation {
 
   /** Rule 1. */
   static void requireAddress(String authority, AddressCodec codec) {
-    if (authority == null || authority.isBlank()) {
+    if (authority == null || Texts.isGoBlank(authority)) { // Go's TrimSpace, as the SDK tests it
       throw new RateLimitException(
           ErrorCode.INVALID_ADDRESS, "authority must not be blank, got " + Texts.quote(authority));
     }

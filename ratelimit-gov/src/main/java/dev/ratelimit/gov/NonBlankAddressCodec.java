@@ -8,7 +8,7 @@ enum NonBlankAddressCodec implements AddressCodec {
 
   @Override
   public void validate(String address) {
-    if (address == null || address.isBlank()) {
+    if (address == null || Texts.isGoBlank(address)) {
       throw new IllegalArgumentException("address must not be blank, got " + Texts.quote(address));
     }
   }

@@ -94,7 +94,7 @@ public final class RateLimitMsgHandler {
     this.keeper = Objects.requireNonNull(keeper, "keeper");
     this.addressCodec = Objects.requireNonNull(addressCodec, "addressCodec");
     Objects.requireNonNull(authority, "authority");
-    if (authority.isBlank()) {
+    if (Texts.isGoBlank(authority)) {
       throw new IllegalArgumentException(
           "authority must not be blank, got " + Texts.quote(authority));
     }

@@ -81,7 +81,18 @@ class RateLimitMsgHandlerTest {
   class AuthorityAddress {
     static Stream<Arguments> blankAuthorities() {
       return Stream.of(Kind.values())
-          .flatMap(k -> Stream.of("", " ", "\t\n").map(a -> Arguments.of(k, a)));
+          // Go's strings.TrimSpace decides (the SDK's empty-address test): NEL and NBSP are blank
+          .flatMap(k -> Stream.of("", " ", "\t\n", "\u00a0", "\u0085", " \u3000 ")
+              .map(a -> Arguments.of(k, a)));
+    }
+
+    /** Java's whitespace that Go's unicode.IsSpace does not count: a (wrong) signer, not blank. */
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void informationSeparators_areNotBlank_butUnauthorized(Kind kind) {
+      addUstrd();
+      kit.assertRejected(ErrorCode.UNAUTHORIZED, kind.send(kit, "\u001c", "ustrd", "channel-0"));
+      kit.assertRejected(ErrorCode.UNAUTHORIZED, kind.send(kit, "\u001f ", "ustrd", "channel-0"));
     }
 
     @ParameterizedTest(name = "{0} signed by \"{1}\"")

@@ -8,6 +8,7 @@ import dev.ratelimit.app.tx.TxException;
 import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.host.Event;
+import dev.ratelimit.core.model.Texts;
 import dev.ratelimit.core.store.StorageException;
 import dev.ratelimit.middleware.ibc.Acknowledgement;
 import dev.ratelimit.middleware.ibc.AcknowledgementCodec;
@@ -112,7 +113,7 @@ public final class TransferApp implements IbcModule {
    */
   public long transfer(BlockContext ctx, MsgTransfer msg) {
     Addresses.validate(accountPrefix, msg.sender());
-    if (msg.receiver().isBlank()) {
+    if (Texts.isGoBlank(msg.receiver())) {
       throw TxException.invalidAddress("receiver must not be blank");
     }
     if (msg.amount().signum() <= 0) {

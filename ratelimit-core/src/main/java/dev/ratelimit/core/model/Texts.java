@@ -61,4 +61,51 @@ public final class Texts {
     }
     return sb.toString();
   }
+
+  /**
+   * True when {@code s} is empty or only white space by Go's {@code unicode.IsSpace} ({@code
+   * strings.TrimSpace(s) == ""}: ibc-go's blank test, and the Cosmos SDK's empty address). Go's
+   * set differs from {@link Character#isWhitespace} and {@link String#isBlank}: it includes
+   * U+0085, U+00A0, U+2007 and U+202F and excludes U+001C..U+001F.
+   */
+  public static boolean isGoBlank(String s) {
+    return isGoBlank(s, 0);
+  }
+
+  /** {@link #isGoBlank(String)} of {@code s} from index {@code from} on. */
+  public static boolean isGoBlank(String s, int from) {
+    for (int i = from; i < s.length(); i++) {
+      if (!isGoSpace(s.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Go's {@code unicode.IsSpace}; every such code point is in the BMP. */
+  public static boolean isGoSpace(char c) {
+    return switch (c) {
+      case '\t',
+          '\n',
+          '\u000b',
+          '\f',
+          '\r',
+          ' ',
+          '\u0085',
+          '\u00a0',
+          '\u1680',
+          '\u2028',
+          '\u2029',
+          '\u202f',
+          '\u205f',
+          '\u3000' ->
+          true;
+      default -> c >= '\u2000' && c <= '\u200a';
+    };
+  }
+
+  /** True when {@code s} holds a surrogate that is not half of a pair (not valid Unicode). */
+  public static boolean hasUnpairedSurrogate(String s) {
+    return firstUnpairedSurrogate(s) >= 0;
+  }
 }

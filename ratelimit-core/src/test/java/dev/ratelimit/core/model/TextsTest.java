@@ -1,11 +1,11 @@
-package dev.ratelimit.middleware.transfer;
+package dev.ratelimit.core.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class GoTextTest {
+class TextsTest {
 
   /** Go's strings.TrimSpace(s) == "" (unicode.IsSpace), as hex code points joined by '+'. */
   @ParameterizedTest(name = "{0} -> {1}")
@@ -32,7 +32,7 @@ class GoTextTest {
         sb.appendCodePoint(Integer.parseInt(hex, 16));
       }
     }
-    assertEquals(blank, GoText.isBlank(sb.toString()));
+    assertEquals(blank, Texts.isGoBlank(sb.toString()));
   }
 
   @ParameterizedTest(name = "{0} -> {1}")
@@ -53,6 +53,6 @@ class GoTextTest {
         sb.append((char) Integer.parseInt(hex, 16));
       }
     }
-    assertEquals(lone, GoText.hasLoneSurrogate(sb.toString()));
+    assertEquals(lone, Texts.hasUnpairedSurrogate(sb.toString()));
   }
 }

@@ -281,7 +281,7 @@ public final class DenomResolver {
 
   private static void requireNotBlank(String packetDenom) {
     Objects.requireNonNull(packetDenom, "packetDenom");
-    if (GoText.isBlank(packetDenom)) {
+    if (Texts.isGoBlank(packetDenom)) {
       throw new RateLimitException(
           ErrorCode.INVALID_PACKET_DATA, "denom is blank: " + Texts.quote(packetDenom));
     }

@@ -36,7 +36,7 @@ public record DenomTrace(List<Hop> trace, String baseDenom) {
   public DenomTrace {
     trace = List.copyOf(trace);
     Objects.requireNonNull(baseDenom, "baseDenom");
-    if (GoText.isBlank(baseDenom)) {
+    if (Texts.isGoBlank(baseDenom)) {
       throw new IllegalArgumentException(
           "base denom must not be blank, got " + Texts.quote(baseDenom));
     }
@@ -110,7 +110,7 @@ public record DenomTrace(List<Hop> trace, String baseDenom) {
 
   /** {@code base} (where the base denom starts) if the base denom is not blank. */
   private static int requireBase(String fullPath, int base) {
-    if (GoText.isBlank(fullPath, base)) {
+    if (Texts.isGoBlank(fullPath, base)) {
       throw new RateLimitException(
           ErrorCode.INVALID_PACKET_DATA,
           "denom " + Texts.quote(fullPath) + " has an empty or blank base denom");

@@ -38,10 +38,10 @@ public record FungibleTokenPacketData(
 
   private static void requireText(String value, String field, boolean nonBlank) {
     Objects.requireNonNull(value, field);
-    if (nonBlank && GoText.isBlank(value)) {
+    if (nonBlank && Texts.isGoBlank(value)) {
       throw new IllegalArgumentException(field + " must not be blank, got " + Texts.quote(value));
     }
-    if (GoText.hasLoneSurrogate(value)) {
+    if (Texts.hasUnpairedSurrogate(value)) {
       throw new IllegalArgumentException(field + " must be valid Unicode (a lone surrogate)");
     }
   }

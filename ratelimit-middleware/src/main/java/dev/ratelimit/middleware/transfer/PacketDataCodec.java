@@ -78,11 +78,11 @@ public final class PacketDataCodec {
       }
     }
     // the amount's text is checked like the others' (9) before its number (10)
-    if (GoText.isBlank(fields[AMOUNT])) {
+    if (Texts.isGoBlank(fields[AMOUNT])) {
       throw new RateLimitException(
           ErrorCode.INVALID_PACKET_DATA, "\"amount\" is blank: " + Texts.quote(fields[AMOUNT]));
     }
-    if (GoText.hasLoneSurrogate(fields[AMOUNT])) {
+    if (Texts.hasUnpairedSurrogate(fields[AMOUNT])) {
       throw new RateLimitException(
           ErrorCode.INVALID_PACKET_DATA,
           "\"amount\" is not valid Unicode text (an escaped lone surrogate)");

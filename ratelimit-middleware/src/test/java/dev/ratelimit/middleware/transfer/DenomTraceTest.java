@@ -1,5 +1,6 @@
 package dev.ratelimit.middleware.transfer;
 
+import dev.ratelimit.core.model.Texts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -232,6 +233,6 @@ class DenomTraceTest {
         }
       }
     }
-    return GoText.isBlank(base) ? "code 9" : hops + " " + base;
+    return Texts.isGoBlank(base) ? "code 9" : hops + " " + base;
   }
 }
