@@ -55,6 +55,7 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The receive path and asynchronous acknowledgements (SPEC §5 recv and writeAcknowledgement, §6
@@ -475,28 +476,14 @@ class RateLimitMiddlewareRecvTest {
     verify(h.downstream).writeAcknowledgement(h.aBranch(), eq(p), isNull());
   }
 
-  /** IBC core refuses a missing ack (the wrapper's contract): the whole call is rolled back. */
-  @Test
-  void writeAcknowledgementNull_refusedDownstream_writesNothing() {
+  /** Also a missing ack, which IBC core refuses (the wrapper's contract): all rolled back. */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void writeAcknowledgementDownstreamThrows_propagatesAndKeepsTheMarker(boolean missing) {
     appAnswers(Optional.empty());
     Packet p = packet(5, 30);
     recv(p);
-    IllegalArgumentException refused = new IllegalArgumentException("acknowledgement must not be null");
-    doThrow(refused).when(h.downstream).writeAcknowledgement(any(), eq(p), isNull());
-    String before = h.digest();
-
-    assertSame(refused, assertThrows(
-        IllegalArgumentException.class, () -> h.middleware.writeAcknowledgement(h.ctx(), p, null)));
-
-    assertEquals(before, h.digest());
-    assertEquals(Set.of(5L), h.recvMarkers(OURS, "ustrd"));
-  }
-
-  @Test
-  void writeAcknowledgementDownstreamThrows_propagatesAndKeepsTheMarker() {
-    appAnswers(Optional.empty());
-    Packet p = packet(5, 30);
-    recv(p);
+    Acknowledgement ack = missing ? null : Acknowledgement.error("x");
     IllegalStateException boom = new IllegalStateException("no ack pending");
     doThrow(boom).when(h.downstream).writeAcknowledgement(any(), any(), any());
     String before = h.digest();
@@ -505,7 +492,7 @@ class RateLimitMiddlewareRecvTest {
         boom,
         assertThrows(
             IllegalStateException.class,
-            () -> h.middleware.writeAcknowledgement(h.ctx(), p, Acknowledgement.error("x"))));
+            () -> h.middleware.writeAcknowledgement(h.ctx(), p, ack)));
 
     assertEquals(before, h.digest());
     assertEquals(Set.of(5L), h.recvMarkers(OURS, "ustrd"));
