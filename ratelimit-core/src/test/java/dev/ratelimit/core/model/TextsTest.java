@@ -7,7 +7,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class TextsTest {
 
-  /** Go's strings.TrimSpace(s) == "" (unicode.IsSpace), as hex code points joined by '+'. */
+  /** Go's strings.TrimSpace(s) == "" (unicode.IsSpace). */
   @ParameterizedTest(name = "{0} -> {1}")
   @CsvSource({
     "'', true",
@@ -25,14 +25,8 @@ class TextsTest {
     "61, false",
     "20+61+20, false",
   })
-  void isBlank_followsGoUnicodeIsSpace(String codePoints, boolean blank) {
-    StringBuilder sb = new StringBuilder();
-    if (!codePoints.isEmpty()) {
-      for (String hex : codePoints.split("\\+")) {
-        sb.appendCodePoint(Integer.parseInt(hex, 16));
-      }
-    }
-    assertEquals(blank, Texts.isGoBlank(sb.toString()));
+  void isBlank_followsGoUnicodeIsSpace(String units, boolean blank) {
+    assertEquals(blank, Texts.isGoBlank(utf16(units)));
   }
 
   @ParameterizedTest(name = "{0} -> {1}")
@@ -47,12 +41,17 @@ class TextsTest {
     "D83D+DE00+D83D+DE00, false",
   })
   void hasLoneSurrogate(String units, boolean lone) {
+    assertEquals(lone, Texts.hasUnpairedSurrogate(utf16(units)));
+  }
+
+  /** UTF-16 code units as hex joined by '+' (every Go space is one unit: all are in the BMP). */
+  private static String utf16(String units) {
     StringBuilder sb = new StringBuilder();
     if (!units.isEmpty()) {
       for (String hex : units.split("\\+")) {
         sb.append((char) Integer.parseInt(hex, 16));
       }
     }
-    assertEquals(lone, Texts.hasUnpairedSurrogate(sb.toString()));
+    return sb.toString();
   }
 }
