@@ -420,14 +420,16 @@ public final class GoJson {
    * The high bit of every byte of {@code word} (little-endian: byte 0 lowest) that is not a
    * {@link #SIMPLE_BYTE}, or possibly set above such a byte, never below the first one: a byte
    * below 0x20, at or above 0x7F, {@code "} or {@code \}. Zero iff all eight bytes are simple.
-   * (The borrow of {@code x - ONES} runs upward only, so bytes under the first match stay clear.)
+   * (Borrows and carries run upward only, and only from a byte that is not simple, so bytes under
+   * the first one stay clear.)
    */
   static long notSimple(long word) {
-    long control = (word - 0x20 * ONES) & ~word; // a byte below 0x20 (0x80 and up: next term)
+    // outside [0x20, 0x7E]: b - 0x20 has its high bit for b < 0x20 (borrow) and b >= 0xA0, and
+    // b + 1 for 0x7F <= b <= 0xFE (0xFF is caught by the first)
+    long outside = (word - 0x20 * ONES) | (word + ONES);
     long quote = zeroByte(word ^ ('"' * ONES));
     long backslash = zeroByte(word ^ ('\\' * ONES));
-    long delete = zeroByte(word ^ (0x7F * ONES));
-    return (control | word | quote | backslash | delete) & HIGH_BITS;
+    return (outside | quote | backslash) & HIGH_BITS;
   }
 
   /** The high bit of each zero byte of {@code x} (and possibly of bytes above the first). */
