@@ -13,7 +13,8 @@ import java.util.Objects;
  *
  * <p>The messages run in order, through the {@link MsgRouter}, in one {@link BlockContext#branch()}
  * of the given context. If every message succeeds the branch is committed (writes and events); the
- * first failure stops execution, discards the branch (nothing written, no events) and is reported.
+ * first failure stops execution, discards the branch (nothing written; of the events only those
+ * SPEC §6 keeps on a rollback, such as {@code ratelimit_channel_value_kept}) and is reported.
  */
 public final class ProposalHandler {
   private final MsgRouter router;

@@ -64,7 +64,8 @@ import java.util.function.Consumer;
  * </table>
  *
  * Update and reset may also emit the keeper's {@code ratelimit_channel_value_kept} (SPEC §4) when
- * the denom's supply is zero.
+ * the denom's supply is zero; it is a detail event, kept even when a later message of the same
+ * proposal fails (SPEC §6).
  *
  * <p>Stateless apart from its collaborators; thread-confined like the chain that drives it.
  */
