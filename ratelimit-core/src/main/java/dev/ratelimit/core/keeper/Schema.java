@@ -515,14 +515,11 @@ final class Schema {
     }
     int at = direction == PacketDirection.SEND ? layout.outAt() : layout.inAt();
     int next = direction == PacketDirection.SEND ? layout.cvAt() : layout.outAt();
-    int length = (Long.SIZE - Long.numberOfLeadingZeros(updated) + 7) / 8;
+    int length = magnitudeLength(updated);
     byte[] bytes = new byte[stored.length - (next - at) + 1 + length];
     System.arraycopy(stored, 0, bytes, 0, at);
-    bytes[at] = (byte) length;
-    for (int i = at + length, x = 0; i > at; i--, x += 8) {
-      bytes[i] = (byte) (updated >>> x);
-    }
-    System.arraycopy(stored, next, bytes, at + 1 + length, stored.length - next);
+    int end = putMagnitude(bytes, at, updated, length);
+    System.arraycopy(stored, next, bytes, end, stored.length - next);
     return bytes;
   }
 
@@ -533,8 +530,7 @@ final class Schema {
    * {@code long}).
    */
   static byte[] encodeWithFlow(byte[] stored, RowLayout layout, Flow old, Flow flow) {
-    int header = layout.inAt();
-    int inAt = layout.inAt();
+    int inAt = layout.inAt(); // the header (percents, duration) ends here
     int outAt = layout.outAt();
     int cvAt = layout.cvAt();
     int end = layout.end();
@@ -542,12 +538,12 @@ final class Schema {
     boolean sameOut = flow.outflow().equals(old.outflow());
     boolean sameCv = flow.channelValue().equals(old.channelValue());
     byte[] bytes =
-        new byte[header
+        new byte[inAt
             + (sameIn ? outAt - inAt : 1 + magnitudeLength(flow.inflow()))
             + (sameOut ? cvAt - outAt : 1 + magnitudeLength(flow.outflow()))
             + (sameCv ? end - cvAt : 1 + magnitudeLength(flow.channelValue()))];
-    System.arraycopy(stored, 0, bytes, 0, header);
-    int pos = header;
+    System.arraycopy(stored, 0, bytes, 0, inAt);
+    int pos = inAt;
     pos = sameIn ? copy(stored, inAt, outAt, bytes, pos) : putMagnitude(bytes, pos, flow.inflow());
     pos = sameOut ? copy(stored, outAt, cvAt, bytes, pos) : putMagnitude(bytes, pos, flow.outflow());
     if (sameCv) {
@@ -572,16 +568,26 @@ final class Schema {
   /** Writes a length byte and {@code v}'s magnitude at {@code pos}; returns the end. */
   private static int putMagnitude(byte[] bytes, int pos, BigInteger v) {
     int length = magnitudeLength(v);
-    bytes[pos++] = (byte) length;
     if (length <= Long.BYTES) { // the usual flow: written from the low 64 bits, no array
-      long x = v.longValue();
-      for (int i = pos + length - 1; i >= pos; i--) {
-        bytes[i] = (byte) x;
-        x >>>= 8;
-      }
-    } else { // toByteArray may lead with a sign byte: the magnitude is its last bytes
-      byte[] raw = v.toByteArray();
-      System.arraycopy(raw, raw.length - length, bytes, pos, length);
+      return putMagnitude(bytes, pos, v.longValue(), length);
+    }
+    bytes[pos++] = (byte) length; // toByteArray may lead with a sign byte: take its last bytes
+    byte[] raw = v.toByteArray();
+    System.arraycopy(raw, raw.length - length, bytes, pos, length);
+    return pos + length;
+  }
+
+  /** The bytes of a non-negative {@code long}'s big-endian magnitude, without leading zeros. */
+  private static int magnitudeLength(long v) {
+    return (Long.SIZE - Long.numberOfLeadingZeros(v) + 7) / 8;
+  }
+
+  /** Writes {@code length} and the low {@code length} bytes of {@code x}; returns the end. */
+  private static int putMagnitude(byte[] bytes, int pos, long x, int length) {
+    bytes[pos++] = (byte) length;
+    for (int i = pos + length - 1; i >= pos; i--) {
+      bytes[i] = (byte) x;
+      x >>>= 8;
     }
     return pos + length;
   }

@@ -63,18 +63,6 @@ public final class Amounts {
    *     of range
    */
   public static BigInteger parse(String text, String field) {
-    if (text != null && !text.isEmpty() && text.length() <= MAX_LONG_DIGITS
-        && (text.charAt(0) != '0' || text.length() == 1)) {
-      // most amounts: digits checked and summed in one pass, no BigInteger parser
-      long value = 0;
-      int i = 0;
-      for (char c; i < text.length() && (c = text.charAt(i)) >= '0' && c <= '9'; i++) {
-        value = 10 * value + (c - '0');
-      }
-      if (i == text.length()) {
-        return BigInteger.valueOf(value);
-      }
-    }
     if (!isCanonicalDecimal(text)) {
       throw new IllegalArgumentException(
           field + " must be a canonical decimal integer, got " + Texts.quote(text));
@@ -82,6 +70,13 @@ public final class Amounts {
     if (text.length() > MAX_DIGITS) {
       throw new IllegalArgumentException(
           field + " must be below 2^256, got " + text.length() + " digits");
+    }
+    if (text.length() <= MAX_LONG_DIGITS) { // most amounts: the checked digits summed, no parser
+      long value = 0;
+      for (int i = 0; i < text.length(); i++) {
+        value = 10 * value + (text.charAt(i) - '0');
+      }
+      return BigInteger.valueOf(value);
     }
     return require(new BigInteger(text), field);
   }
