@@ -186,13 +186,39 @@ public final class GoJson {
     private final List<String> keys;
     /** Each key's ASCII bytes and {@code "}; null for a key that is not a simple string. */
     private final byte[][] quoted;
+    /**
+     * For a quoted key of 1 to 16 bytes, matched with one or two word reads: its first eight bytes
+     * as a little-endian word (a shorter key's bytes, the rest zero), and its last eight bytes (for
+     * a key of over eight bytes; the two words overlap below sixteen).
+     */
+    private final long[] firstWord;
+    private final long[] lastWord;
+    /** The bytes of the first word that are the key's; 0 for a key without words. */
+    private final long[] firstMask;
 
     private FieldNames(List<String> keys) {
       this.keys = keys;
       this.quoted = new byte[keys.size()][];
+      this.firstWord = new long[keys.size()];
+      this.lastWord = new long[keys.size()];
+      this.firstMask = new long[keys.size()];
       for (int k = 0; k < keys.size(); k++) {
-        quoted[k] = quotedIfSimple(keys.get(k));
+        byte[] q = quotedIfSimple(keys.get(k));
+        quoted[k] = q;
+        if (q != null && q.length <= 2 * Long.BYTES) {
+          firstWord[k] = littleEndian(q, 0, Math.min(q.length, Long.BYTES));
+          firstMask[k] = q.length >= Long.BYTES ? -1L : (1L << (8 * q.length)) - 1;
+          lastWord[k] = littleEndian(q, Math.max(0, q.length - Long.BYTES), q.length);
+        }
       }
+    }
+
+    private static long littleEndian(byte[] b, int from, int to) {
+      long w = 0;
+      for (int i = to - 1; i >= from; i--) {
+        w = (w << 8) | (b[i] & 0xFF);
+      }
+      return w;
     }
 
     /**
@@ -225,6 +251,20 @@ public final class GoJson {
      */
     int endIfSpelledAt(byte[] json, int from, int k) {
       byte[] q = quoted[k];
+      long mask = firstMask[k];
+      if (mask != 0 && from <= json.length - Long.BYTES) { // whole words: no range compare
+        int n = q.length;
+        if (n <= Long.BYTES) {
+          return ((long) LITTLE_ENDIAN_LONGS.get(json, from) & mask) == firstWord[k]
+              ? from + n - 1
+              : -1;
+        }
+        return from <= json.length - n
+                && (long) LITTLE_ENDIAN_LONGS.get(json, from) == firstWord[k]
+                && (long) LITTLE_ENDIAN_LONGS.get(json, from + n - Long.BYTES) == lastWord[k]
+            ? from + n - 1
+            : -1;
+      }
       return q != null
               && from <= json.length - q.length
               && Arrays.equals(json, from, from + q.length, q, 0, q.length)

@@ -94,6 +94,50 @@ class GoJsonFastPathTest {
     }
   }
 
+  /**
+   * Keys of 0 to 20 bytes (matched with one word, two words or a range compare), spelled exactly,
+   * with any one byte of the key or its closing quote changed, one byte short or long, and near
+   * the input's end (where a word read would pass it): read as the general parser reads them.
+   */
+  @Test
+  void keysOfEveryLength_areMatchedAsTheParserReadsThem() {
+    String alphabet = "abcdefghijklmnopqrstu";
+    int cases = 0;
+    for (int n = 0; n <= 20; n++) {
+      String key = alphabet.substring(0, n);
+      List<String> keys = List.of(key, "other");
+      List<String> spellings = new java.util.ArrayList<>();
+      spellings.add(key);
+      spellings.add(key + "v");
+      if (n > 0) {
+        spellings.add(key.substring(0, n - 1));
+      }
+      for (int at = 0; at < n; at++) {
+        spellings.add(key.substring(0, at) + 'z' + key.substring(at + 1));
+      }
+      for (String spelled : spellings) {
+        List<String> texts = new java.util.ArrayList<>(List.of(
+            "{\"" + spelled + "\":\"v\"}",
+            "{\"other\":\"w\",\"" + spelled + "\":\"v\"}",
+            "{\"" + spelled + "\":\"v\",\"other\":\"" + "w".repeat(20) + "\"}"));
+        for (String tail : List.of(
+            "", "\"", "\"x\"}", ":\"a long value to read words from\"}", "z:\"v\"}")) {
+          texts.add("{\"" + spelled + tail); // truncated, or broken right after the key
+        }
+        for (String text : texts) {
+          byte[] json = text.getBytes(StandardCharsets.US_ASCII);
+          assertEquals(
+              fieldsOutcome(() -> GoJson.readStringObjectGeneral(
+                  json, Set.copyOf(keys), ErrorCode.INVALID_PACKET_DATA)),
+              fieldsOutcome(() -> fieldsAsMap(json, keys)),
+              "keys " + keys + ", input " + text);
+          cases++;
+        }
+      }
+    }
+    assertEquals(2_176, cases);
+  }
+
   @Test
   void fieldNames_areDistinct() {
     IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
