@@ -84,6 +84,21 @@ public class PacketPartsBenchmark {
   }
 
   /**
+   * {@link #decode} of the same packet with its keys sorted, as ibc-go before v10 writes them
+   * ({@code amount, denom, receiver, sender}): no key is where the field order expects it.
+   */
+  @Benchmark
+  public FungibleTokenPacketData decodeSortedKeys() {
+    return PacketDataCodec.decode(SORTED_KEYS);
+  }
+
+  private static final byte[] SORTED_KEYS =
+      ("{\"amount\":\"" + BenchChain.AMOUNT + "\",\"denom\":\"" + BenchChain.BASE_DENOM
+              + "\",\"receiver\":\"" + BenchChain.RECEIVER + "\",\"sender\":\"" + BenchChain.SENDER
+              + "\"}")
+          .getBytes(StandardCharsets.UTF_8);
+
+  /**
    * The sink-case local denom of the benchmark's packet, which is in the resolver's memo after the
    * first call (as a chain's usual denoms are): a memo look-up.
    */

@@ -245,44 +245,43 @@ public final class GoJson {
     }
 
     /**
-     * If the string literal whose content starts at {@code from} is exactly key {@code k} (the
-     * key's bytes then the closing quote: a simple key's bytes need no scanning), the index of its
-     * closing quote; else -1.
+     * The key the string literal whose content starts at {@code from} spells exactly (the key's
+     * bytes then the closing quote: a simple key's bytes need no scanning), trying key {@code
+     * first} first (writers emit the keys in one order), then the others (ibc-go before v10 sorts
+     * them); -1 if it is none of the simple keys.
      */
-    int endIfSpelledAt(byte[] json, int from, int k) {
+    int spelledAt(byte[] json, int from, int first) {
+      if (first < quoted.length && spells(json, from, first)) {
+        return first;
+      }
+      for (int k = 0; k < quoted.length; k++) {
+        if (k != first && spells(json, from, k)) {
+          return k;
+        }
+      }
+      return -1;
+    }
+
+    /** The length of key {@code k} with its closing quote, for a key {@link #spelledAt} found. */
+    int quotedLength(int k) {
+      return quoted[k].length;
+    }
+
+    private boolean spells(byte[] json, int from, int k) {
       byte[] q = quoted[k];
       long mask = firstMask[k];
       if (mask != 0 && from <= json.length - Long.BYTES) { // whole words: no range compare
         int n = q.length;
         if (n <= Long.BYTES) {
-          return ((long) LITTLE_ENDIAN_LONGS.get(json, from) & mask) == firstWord[k]
-              ? from + n - 1
-              : -1;
+          return ((long) LITTLE_ENDIAN_LONGS.get(json, from) & mask) == firstWord[k];
         }
         return from <= json.length - n
-                && (long) LITTLE_ENDIAN_LONGS.get(json, from) == firstWord[k]
-                && (long) LITTLE_ENDIAN_LONGS.get(json, from + n - Long.BYTES) == lastWord[k]
-            ? from + n - 1
-            : -1;
+            && (long) LITTLE_ENDIAN_LONGS.get(json, from) == firstWord[k]
+            && (long) LITTLE_ENDIAN_LONGS.get(json, from + n - Long.BYTES) == lastWord[k];
       }
       return q != null
-              && from <= json.length - q.length
-              && Arrays.equals(json, from, from + q.length, q, 0, q.length)
-          ? from + q.length - 1
-          : -1;
-    }
-
-    /** The index of the key spelled by the simple string content {@code json[from, to)}, or -1. */
-    int indexOf(byte[] json, int from, int to) {
-      for (int k = 0; k < quoted.length; k++) {
-        byte[] q = quoted[k];
-        if (q != null
-            && q.length - 1 == to - from
-            && Arrays.equals(json, from, to, q, 0, q.length - 1)) {
-          return k;
-        }
-      }
-      return -1;
+          && from <= json.length - q.length
+          && Arrays.equals(json, from, from + q.length, q, 0, q.length);
     }
 
     private static byte[] quotedIfSimple(String key) {
@@ -370,27 +369,18 @@ public final class GoJson {
       return -1;
     }
     int count = 0;
-    int expected = 0; // writers emit the keys in one order: try the key after the last one first
+    int expected = 0; // the key after the last one is tried first
     i++;
     while (true) {
       i = skipWhitespace(json, i);
       if (i >= json.length || json[i] != '"') {
         return -1;
       }
-      int k;
-      int keyEnd;
-      if (expected < names.size() && (keyEnd = names.endIfSpelledAt(json, i + 1, expected)) > 0) {
-        k = expected;
-      } else {
-        keyEnd = simpleStringEnd(json, i);
-        if (keyEnd < 0) {
-          return -1;
-        }
-        k = names.indexOf(json, i + 1, keyEnd);
-      }
+      int k = names.spelledAt(json, i + 1, expected);
       if (k < 0 || values[k] != null) {
         return -1;
       }
+      int keyEnd = i + names.quotedLength(k); // the closing quote
       expected = k + 1;
       i = skipWhitespace(json, keyEnd + 1);
       if (i >= json.length || json[i] != ':') {
