@@ -25,10 +25,22 @@ final class PathHash {
   private record Input(String channelOrClientId, String denom) {}
 
   static byte[] of(String channelOrClientId, String denom) {
-    if (channelOrClientId.length() + denom.length() > PureMemo.MAX_KEY_CHARS) {
-      return compute(channelOrClientId, denom);
-    }
-    return HASHES.apply(new Input(channelOrClientId, denom)).clone(); // callers own their copy
+    return hash(channelOrClientId, denom).clone(); // callers own their copy
+  }
+
+  /** {@code tableId} then the path's hash, in one array: a path's row key or marker prefix. */
+  static byte[] prefixed(byte tableId, String channelOrClientId, String denom) {
+    byte[] key = new byte[1 + LENGTH];
+    key[0] = tableId;
+    System.arraycopy(hash(channelOrClientId, denom), 0, key, 1, LENGTH);
+    return key;
+  }
+
+  /** The hash, possibly the memo's own array: never handed out. */
+  private static byte[] hash(String channelOrClientId, String denom) {
+    return channelOrClientId.length() + denom.length() > PureMemo.MAX_KEY_CHARS
+        ? compute(channelOrClientId, denom)
+        : HASHES.apply(new Input(channelOrClientId, denom));
   }
 
   private static byte[] compute(String channelOrClientId, String denom) {

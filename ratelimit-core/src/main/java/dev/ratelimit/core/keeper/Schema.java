@@ -118,19 +118,12 @@ final class Schema {
 
   /** {@code LIMIT.key(new Path(denom, channel))} for values validated already (the hot path). */
   static byte[] limitKey(String channelOrClientId, String denom) {
-    return pathHashKey(LIMIT.id(), channelOrClientId, denom);
+    return PathHash.prefixed(LIMIT.id(), channelOrClientId, denom);
   }
 
   /** The 17-byte key prefix of one path's markers in {@code table}. */
   static byte[] markerPrefix(Table<Marker, Unit> table, Path path) {
-    return pathHashKey(table.id(), path.channelOrClientId(), path.denom());
-  }
-
-  /** A table id and a path's hash: 17 bytes. */
-  private static byte[] pathHashKey(byte tableId, String channelOrClientId, String denom) {
-    return new KeyEncoding.Builder(tableId, 1 + PathHash.LENGTH)
-        .fixed(PathHash.of(channelOrClientId, denom))
-        .build();
+    return PathHash.prefixed(table.id(), path.channelOrClientId(), path.denom());
   }
 
   private static Table.KeyCodec<Path> denomFirstPathKeys() {

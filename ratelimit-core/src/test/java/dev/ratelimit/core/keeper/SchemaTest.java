@@ -83,7 +83,7 @@ class SchemaTest {
    * of the length-prefixed parts, first 16 bytes), in a fresh array the caller may change.
    */
   @Test
-  void pathHash_memoized_answersTheDefinition_inTheCallersOwnArray() throws Exception {
+  void pathHash_andRowKey_memoized_answerTheDefinition_inTheCallersOwnArray() throws Exception {
     Random random = new Random(0x9A7_5EEDL);
     String[] channels = {"channel-0", "channel-1", "channel-11", "07-tendermint-3"};
     for (int i = 0; i < 5_000; i++) {
@@ -96,6 +96,10 @@ class SchemaTest {
       assertEquals(definition(channel, denom), hex(got), channel + " " + denom);
       got[0] ^= 1; // the next call must not see this
       assertEquals(definition(channel, denom), hex(PathHash.of(channel, denom)));
+      byte[] rowKey = Schema.limitKey(channel, denom);
+      assertEquals("0a" + definition(channel, denom), hex(rowKey));
+      rowKey[1] ^= 1; // nor this
+      assertEquals(hex(Schema.LIMIT.key(new Path(denom, channel))), hex(Schema.limitKey(channel, denom)));
     }
   }
 
