@@ -159,6 +159,35 @@ class SchemaTest {
     assertEquals("05" + "00ff" + "00ff" + "00", hex(Schema.BLACKLIST.key("\0\0")));
   }
 
+  /**
+   * A NUL at any position of a 0-40-character string (beside bytes that trip word tricks: 0x01,
+   * 0x80, 0xFF, 0x7F in UTF-8) is escaped, and strings without one are copied as they are.
+   */
+  @Test
+  void zeroBytesAtEveryPosition_areEscaped_andOthersCopied() {
+    String[] fillers = {"a", "\u0001", "\u0080", "\u00ff", "\u007f", "\u0100", "\uffff"};
+    Random random = new Random(0x2E_50_2026L);
+    for (int n = 0; n <= 40; n++) {
+      for (int trial = 0; trial < 20; trial++) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+          sb.append(fillers[random.nextInt(fillers.length)]);
+        }
+        String plain = sb.toString();
+        assertEquals("05" + hex(plain.getBytes(StandardCharsets.UTF_8)) + "00",
+            hex(Schema.BLACKLIST.key(plain)), plain);
+        for (int at = 0; at < n; at++) {
+          String withNul = plain.substring(0, at) + '\0' + plain.substring(at + 1);
+          StringBuilder expected = new StringBuilder("05");
+          for (byte b : withNul.getBytes(StandardCharsets.UTF_8)) {
+            expected.append(b == 0 ? "00ff" : hex(new byte[] {b}));
+          }
+          assertEquals(expected + "00", hex(Schema.BLACKLIST.key(withNul)), "NUL at " + at);
+        }
+      }
+    }
+  }
+
   @Test
   void prefixes_endWithTheTerminatorOfTheLastPart() {
     assertEquals("09" + CH1 + "00", hex(Schema.LIMIT_INDEX.prefix("channel-1")));
