@@ -518,9 +518,9 @@ final class Schema {
 
   /**
    * {@code LIMIT}'s encoding of the row {@code stored} (read as {@code layout}) with {@code flow}
-   * in place of its flow {@code old}: the quota bytes and every magnitude equal to the stored one are copied as stored
-   * (a packet changes one magnitude of its path's row; the channel value may be wider than a
-   * {@code long}).
+   * in place of its flow {@code old}: the quota bytes and every magnitude equal to the stored one
+   * are copied as stored (a packet changes one magnitude of its path's row; the channel value may
+   * be wider than a {@code long}).
    */
   static byte[] encodeWithFlow(byte[] stored, RowLayout layout, Flow old, Flow flow) {
     int inAt = layout.inAt(); // the header (percents, duration) ends here

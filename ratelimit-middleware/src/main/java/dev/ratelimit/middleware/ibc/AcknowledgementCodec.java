@@ -6,9 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
-import java.util.Map;
+import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The one acknowledgement decoder, shared by the rate-limit middleware and the transfer app: if
@@ -45,7 +44,11 @@ public final class AcknowledgementCodec {
     MALFORMED
   }
 
-  private static final Set<String> KEYS = Set.of("result", "error");
+  /** The ack's keys, prepared once: every acknowledgement is read with them. */
+  private static final GoJson.FieldNames KEYS = GoJson.FieldNames.of(List.of("result", "error"));
+
+  private static final int RESULT = 0;
+  private static final int ERROR = 1;
   private static final byte[] UNIVERSAL_ERROR_ACK = sha256("UNIVERSAL_ERROR_ACKNOWLEDGEMENT");
   private static final Acknowledgement UNIVERSAL_ERROR =
       Acknowledgement.error("universal error acknowledgement");
@@ -90,21 +93,19 @@ public final class AcknowledgementCodec {
     if (Arrays.equals(ack, UNIVERSAL_ERROR_ACK)) {
       return UNIVERSAL_ERROR;
     }
-    Map<String, String> fields =
-        GoJson.readStringObject(ack, KEYS, ErrorCode.INVALID_ACKNOWLEDGEMENT);
-    if (fields.size() != 1) {
+    String[] fields = GoJson.readStringFields(ack, KEYS, ErrorCode.INVALID_ACKNOWLEDGEMENT);
+    if ((fields[RESULT] == null) == (fields[ERROR] == null)) {
       throw new RateLimitException(
           ErrorCode.INVALID_ACKNOWLEDGEMENT,
-          fields.isEmpty()
+          fields[RESULT] == null
               ? "neither \"result\" nor \"error\" is set"
               : "both \"result\" and \"error\" are set");
     }
-    String error = fields.get("error");
-    if (error != null) {
-      return Acknowledgement.error(error);
+    if (fields[ERROR] != null) {
+      return Acknowledgement.error(fields[ERROR]);
     }
     byte[] result =
-        GoBase64.decodeProtoJsonBytes(fields.get("result"))
+        GoBase64.decodeProtoJsonBytes(fields[RESULT])
             .orElseThrow(
                 () ->
                     new RateLimitException(
