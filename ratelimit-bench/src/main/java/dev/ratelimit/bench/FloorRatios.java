@@ -1,0 +1,303 @@
+package dev.ratelimit.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+
+/**
+ * Item 2's ratio target in one command: runs {@link HotPathBenchmark}'s {@code send} and {@code
+ * recv} beside their floors ({@code storeFloorSend}, {@code storeFloorRecv}) on each engine and
+ * prints every operation's time divided by its floor's, with the range the scores' 99.9 % errors
+ * allow and a verdict against the target (≤ {@value #TARGET}×).
+ *
+ * <p>A verdict is {@code met} only when the whole range is at or below the target, {@code not met}
+ * when the whole range is above it, and {@code within the error} otherwise: one run on a noisy
+ * machine decides nothing closer than that. Arguments are JMH's own options ({@code -f 3}, {@code
+ * -wi}, {@code -i}, {@code -r}, {@code -p engine=memory}, ...), without a benchmark pattern: the
+ * four benchmarks are this class's. Throughput mode is forced (the ratio is of times per
+ * operation, from operations per second). A report, never a gate: the exit code does not depend on
+ * the verdicts.
+ */
+public final class FloorRatios {
+  /** The target: a hot-path operation takes at most this many times its floor. */
+  static final int TARGET = 3;
+
+  private static final String BENCHMARK = HotPathBenchmark.class.getName();
+  /** A benchmark method and the method of its floor. */
+  private record Operation(String name, String floor) {}
+
+  /** The operations, in the order they are printed. */
+  private static final List<Operation> OPERATIONS =
+      List.of(new Operation("send", "storeFloorSend"), new Operation("recv", "storeFloorRecv"));
+
+  private static final List<String> ENGINE_ORDER = List.of(Engines.MEMORY, Engines.LEVELDB);
+
+  private FloorRatios() {}
+
+  /** One benchmark's score on one engine: operations per second and its 99.9 % error. */
+  record Score(String benchmark, String engine, double perSecond, double error) {
+    Score {
+      Objects.requireNonNull(benchmark, "benchmark");
+      Objects.requireNonNull(engine, "engine");
+      if (!(perSecond > 0)) {
+        throw new IllegalArgumentException("a throughput must be positive: " + perSecond);
+      }
+      // JMH reports NaN with a single iteration: no error known, the range is the point
+      error = Double.isNaN(error) ? 0 : Math.abs(error);
+    }
+  }
+
+  /** Whether one operation's range of ratios meets the target. */
+  enum Verdict {
+    MET("met"),
+    WITHIN_ERROR("within the error"),
+    NOT_MET("not met");
+
+    private final String text;
+
+    Verdict(String text) {
+      this.text = text;
+    }
+
+    @Override
+    public String toString() {
+      return text;
+    }
+  }
+
+  /** An operation beside its floor, on one engine. */
+  record Ratio(String engine, String operation, Score op, Score floor) {
+    Ratio {
+      Objects.requireNonNull(engine, "engine");
+      Objects.requireNonNull(operation, "operation");
+      Objects.requireNonNull(op, "op");
+      Objects.requireNonNull(floor, "floor");
+    }
+
+    /** Time per operation ÷ the floor's time per operation. */
+    double value() {
+      return floor.perSecond() / op.perSecond();
+    }
+
+    /** The smallest ratio the errors allow: the operation at its fastest, the floor its slowest. */
+    double lowest() {
+      return Math.max(0, floor.perSecond() - floor.error()) / (op.perSecond() + op.error());
+    }
+
+    /** The largest ratio the errors allow (infinite when the operation's error exceeds it). */
+    double highest() {
+      double slowest = op.perSecond() - op.error();
+      return slowest > 0
+          ? (floor.perSecond() + floor.error()) / slowest
+          : Double.POSITIVE_INFINITY;
+    }
+
+    Verdict verdict() {
+      if (highest() <= TARGET) {
+        return Verdict.MET;
+      }
+      return lowest() > TARGET ? Verdict.NOT_MET : Verdict.WITHIN_ERROR;
+    }
+  }
+
+  /**
+   * Pairs every operation with its floor on the same engine, engines in the usual order (then
+   * others by name), sends before receives. An operation or a floor that was not measured on an
+   * engine where the other was is named in {@code missing}.
+   */
+  static List<Ratio> pair(Collection<Score> scores, List<String> missing) {
+    List<String> engines =
+        scores.stream()
+            .map(Score::engine)
+            .distinct()
+            .sorted(
+                Comparator.comparingInt(FloorRatios::engineRank)
+                    .thenComparing(Comparator.naturalOrder()))
+            .toList();
+    List<Ratio> out = new ArrayList<>();
+    for (String engine : engines) {
+      for (Operation operation : OPERATIONS) {
+        Optional<Score> op = find(scores, operation.name(), engine);
+        Optional<Score> floor = find(scores, operation.floor(), engine);
+        if (op.isPresent() && floor.isPresent()) {
+          out.add(new Ratio(engine, operation.name(), op.get(), floor.get()));
+        } else if (op.isPresent() || floor.isPresent()) {
+          missing.add(engine + " " + (op.isPresent() ? operation.floor() : operation.name()));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static int engineRank(String engine) {
+    int rank = ENGINE_ORDER.indexOf(engine);
+    return rank < 0 ? ENGINE_ORDER.size() : rank;
+  }
+
+  private static Optional<Score> find(Collection<Score> scores, String benchmark, String engine) {
+    return scores.stream()
+        .filter(s -> s.benchmark().equals(benchmark) && s.engine().equals(engine))
+        .findFirst();
+  }
+
+  /** The report: a header, then one line per operation and engine. */
+  static List<String> table(List<Ratio> ratios) {
+    String format = "%-8s %-5s %-24s %-7s %-24s %-7s %-8s %-17s %s";
+    List<String> lines = new ArrayList<>();
+    lines.add(
+        String.format(
+            Locale.ROOT,
+            format,
+            "engine",
+            "op",
+            "ops/s",
+            "µs/op",
+            "floor ops/s",
+            "µs/op",
+            "ratio",
+            "range",
+            "≤ " + TARGET + "×"));
+    for (Ratio r : ratios) {
+      lines.add(
+          String.format(
+              Locale.ROOT,
+              format,
+              r.engine(),
+              r.operation(),
+              throughput(r.op()),
+              micros(r.op()),
+              throughput(r.floor()),
+              micros(r.floor()),
+              times(r.value()),
+              times(r.lowest()) + "-" + times(r.highest()),
+              r.verdict()));
+    }
+    return lines;
+  }
+
+  private static String throughput(Score s) {
+    return String.format(Locale.ROOT, "%,.0f ± %,.0f", s.perSecond(), s.error());
+  }
+
+  private static String micros(Score s) {
+    return String.format(Locale.ROOT, "%.3f", 1e6 / s.perSecond());
+  }
+
+  private static String times(double ratio) {
+    return Double.isInfinite(ratio) ? "∞" : String.format(Locale.ROOT, "%.2f×", ratio);
+  }
+
+  /** The four benchmarks' names, exactly. */
+  static String pattern() {
+    StringBuilder names = new StringBuilder();
+    for (Operation operation : OPERATIONS) {
+      names.append(names.isEmpty() ? "" : "|").append(operation.name()).append('|');
+      names.append(operation.floor());
+    }
+    return "^" + BENCHMARK.replace(".", "\\.") + "\\.(" + names + ")$";
+  }
+
+  /** The scores of a JMH run, by benchmark method name and engine. */
+  static List<Score> scores(Collection<RunResult> results) {
+    List<Score> out = new ArrayList<>();
+    for (RunResult run : results) {
+      String name = run.getParams().getBenchmark();
+      Result<?> primary = run.getPrimaryResult();
+      out.add(
+          new Score(
+              name.substring(name.lastIndexOf('.') + 1),
+              run.getParams().getParam("engine"),
+              primary.getScore(),
+              primary.getScoreError()));
+    }
+    return out;
+  }
+
+  /**
+   * Runs the four benchmarks with {@code args} (JMH options) and prints the report to {@code out}.
+   *
+   * @return the exit code: 0 after a run, 2 for arguments JMH does not take or a benchmark pattern
+   */
+  static int run(String[] args, PrintStream out, PrintStream err) throws RunnerException {
+    CommandLineOptions cli;
+    try {
+      cli = new CommandLineOptions(args);
+    } catch (CommandLineOptionException e) {
+      err.println("FloorRatios: " + e.getMessage());
+      return 2;
+    }
+    if (cli.shouldHelp()) {
+      out.println("usage: FloorRatios [JMH options]: send and recv beside their floors, per engine");
+      try {
+        cli.showHelp();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return 0;
+    }
+    if (!cli.getIncludes().isEmpty() || !cli.getExcludes().isEmpty()) {
+      err.println(
+          "FloorRatios: runs its own four benchmarks; give JMH options only (-f, -wi, -w, -i, -r,"
+              + " -p engine=...), not a pattern: "
+              + cli.getIncludes()
+              + cli.getExcludes());
+      return 2;
+    }
+    Options options =
+        new OptionsBuilder()
+            .parent(cli)
+            .include(pattern())
+            .mode(Mode.Throughput)
+            .timeUnit(TimeUnit.SECONDS)
+            .build();
+    Collection<RunResult> results = new Runner(options).run();
+    List<String> missing = new ArrayList<>();
+    List<Ratio> ratios = pair(scores(results), missing);
+    out.println();
+    out.println(
+        "Hot path ÷ its floor (time per operation; target ≤ "
+            + TARGET
+            + "×), one thread; range from the 99.9 % errors");
+    out.println(
+        "machine: "
+            + Runtime.getRuntime().availableProcessors()
+            + " CPUs, "
+            + System.getProperty("os.name")
+            + " "
+            + System.getProperty("os.arch")
+            + ", "
+            + System.getProperty("java.vm.name")
+            + " "
+            + System.getProperty("java.vm.version"));
+    table(ratios).forEach(out::println);
+    for (String m : missing) {
+      out.println("not measured: " + m + " (see JMH's output above)");
+    }
+    return 0;
+  }
+
+  /** {@code java -cp ratelimit-bench-*-all.jar dev.ratelimit.bench.FloorRatios [JMH options]}. */
+  public static void main(String[] args) throws RunnerException {
+    int code = run(args, System.out, System.err);
+    if (code != 0) {
+      System.exit(code);
+    }
+  }
+}
