@@ -29,7 +29,8 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  *
  * <p>A verdict is {@code met} only when the whole range is at or below the target, {@code not met}
  * when the whole range is above it, and {@code within the error} otherwise: one run on a noisy
- * machine decides nothing closer than that. Arguments are JMH's own options ({@code -f 3}, {@code
+ * machine decides nothing closer than that. With fewer than three iterations JMH gives no error:
+ * the verdict is then the ratio's alone and says {@code (one point)}. Arguments are JMH's own options ({@code -f 3}, {@code
  * -wi}, {@code -i}, {@code -r}, {@code -p engine=memory}, ...), without a benchmark pattern: the
  * four benchmarks are this class's. Throughput mode is forced (the ratio is of times per
  * operation, from operations per second). A report, never a gate: the exit code does not depend on
@@ -51,7 +52,10 @@ public final class FloorRatios {
 
   private FloorRatios() {}
 
-  /** One benchmark's score on one engine: operations per second and its 99.9 % error. */
+  /**
+   * One benchmark's score on one engine: operations per second and its 99.9 % error, NaN where
+   * JMH has none (fewer than three iterations in all).
+   */
   record Score(String benchmark, String engine, double perSecond, double error) {
     Score {
       Objects.requireNonNull(benchmark, "benchmark");
@@ -59,12 +63,23 @@ public final class FloorRatios {
       if (!(perSecond > 0)) {
         throw new IllegalArgumentException("a throughput must be positive: " + perSecond);
       }
-      // JMH reports NaN with a single iteration: no error known, the range is the point
-      error = Double.isNaN(error) ? 0 : Math.abs(error);
+      error = Math.abs(error);
+    }
+
+    boolean hasError() {
+      return !Double.isNaN(error);
+    }
+
+    /** The error, 0 where there is none (the range is then the point). */
+    double errorOrZero() {
+      return hasError() ? error : 0;
     }
   }
 
-  /** Whether one operation's range of ratios meets the target. */
+  /**
+   * Whether one operation's range of ratios meets the target; without an error estimate, whether
+   * its ratio does.
+   */
   enum Verdict {
     MET("met"),
     WITHIN_ERROR("within the error"),
@@ -96,16 +111,22 @@ public final class FloorRatios {
       return floor.perSecond() / op.perSecond();
     }
 
+    /** Whether both scores come with an error estimate. */
+    boolean hasRange() {
+      return op.hasError() && floor.hasError();
+    }
+
     /** The smallest ratio the errors allow: the operation at its fastest, the floor its slowest. */
     double lowest() {
-      return Math.max(0, floor.perSecond() - floor.error()) / (op.perSecond() + op.error());
+      return Math.max(0, floor.perSecond() - floor.errorOrZero())
+          / (op.perSecond() + op.errorOrZero());
     }
 
     /** The largest ratio the errors allow (infinite when the operation's error exceeds it). */
     double highest() {
-      double slowest = op.perSecond() - op.error();
+      double slowest = op.perSecond() - op.errorOrZero();
       return slowest > 0
-          ? (floor.perSecond() + floor.error()) / slowest
+          ? (floor.perSecond() + floor.errorOrZero()) / slowest
           : Double.POSITIVE_INFINITY;
     }
 
@@ -186,14 +207,16 @@ public final class FloorRatios {
               throughput(r.floor()),
               micros(r.floor()),
               times(r.value()),
-              times(r.lowest()) + "-" + times(r.highest()),
-              r.verdict()));
+              r.hasRange() ? times(r.lowest()) + "-" + times(r.highest()) : "no error",
+              r.verdict() + (r.hasRange() ? "" : " (one point)")));
     }
     return lines;
   }
 
   private static String throughput(Score s) {
-    return String.format(Locale.ROOT, "%,.0f ± %,.0f", s.perSecond(), s.error());
+    return s.hasError()
+        ? String.format(Locale.ROOT, "%,.0f ± %,.0f", s.perSecond(), s.error())
+        : String.format(Locale.ROOT, "%,.0f", s.perSecond());
   }
 
   private static String micros(Score s) {

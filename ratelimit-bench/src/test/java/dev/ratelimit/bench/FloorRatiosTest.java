@@ -70,13 +70,22 @@ class FloorRatiosTest {
   }
 
   @Test
-  void score_singleIterationNaNErrorIsAPointRange() {
-    Ratio r = ratio(1_000, Double.NaN, 2_000, Double.NaN);
+  void ratio_withoutAnErrorEstimate_isJudgedOnItsPointAndSaysSo() {
+    Ratio met = ratio(1_000, Double.NaN, 2_000, 50);
+    Ratio notMet = ratio(1_000, 10, 3_500, Double.NaN);
 
-    assertEquals(2.0, r.value());
-    assertEquals(2.0, r.lowest());
-    assertEquals(2.0, r.highest());
-    assertEquals(Verdict.MET, r.verdict());
+    assertFalse(met.hasRange());
+    assertEquals(2.0, met.value());
+    assertEquals(1.95, met.lowest(), 1e-12); // the known error still counts
+    assertEquals(Verdict.MET, met.verdict());
+    assertEquals(Verdict.NOT_MET, notMet.verdict());
+    assertEquals(
+        List.of(
+            "memory   recv  1,000                    1000.000 2,000 ± 50               500.000"
+                + " 2.00×    no error          met (one point)",
+            "memory   recv  1,000 ± 10               1000.000 3,500                    285.714"
+                + " 3.50×    no error          not met (one point)"),
+        FloorRatios.table(List.of(met, notMet)).subList(1, 3));
   }
 
   @Test
@@ -169,8 +178,8 @@ class FloorRatiosTest {
         + " range from the 99.9 % errors"), text(out));
     Pattern row =
         Pattern.compile(
-            "memory +(send|recv) +[0-9,]+ ± 0 +[0-9.]+ +[0-9,]+ ± 0 +[0-9.]+ +([0-9.]+)×"
-                + " +\\2×-\\2× +(met|not met|within the error)");
+            "memory +(send|recv) +[0-9,]+ +[0-9.]+ +[0-9,]+ +[0-9.]+ +[0-9.]+×"
+                + " +no error +(met|not met) \\(one point\\)");
     assertEquals(
         List.of("send", "recv"),
         lines.stream()
