@@ -36,6 +36,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import javax.inject.Inject;
 import javax.inject.Singleton;
@@ -52,10 +53,11 @@ import javax.inject.Singleton;
  * #commit} records the block's height and time ({@link NodeHome#writeLastBlock}) in the branch and
  * writes the whole block to LevelDB as ONE synced write batch: a crash never leaves half a block.
  *
- * <p><b>App hash.</b> {@link StoreDigest#sha256} of the committed database: SHA-256 over every
- * entry in unsigned key order, each as 4-byte big-endian key length, key, 4-byte value length,
- * value. It covers every module's state and the last block record, so two nodes agree on it iff
- * they hold the same state, and reopening a home gives the same hash.
+ * <p><b>App hash.</b> A hash chain over the committed write batches ({@link AppHash}): SHA-256 of
+ * the previous hash and the batch's puts and deletes in key order, stored with the batch. It
+ * covers every module's writes and the last block record, costs what the block wrote (not the
+ * state), and reopening a home gives the same hash. A home written before the chain (no stored
+ * hash) resumes from {@link StoreDigest#sha256} of its database, the hash it had then.
  *
  * <p><b>Resuming.</b> Opening a home that holds a chain resumes after its last committed block;
  * {@link #initChain} applies only to an empty home. The app owns the database and closes it in
@@ -111,7 +113,7 @@ public final class ChainApp implements AutoCloseable {
         throw new IllegalStateException(
             "home " + db.directory() + " holds chain " + stored + ", not " + chain.chainId());
       }
-      lastAppHash = StoreDigest.sha256(db);
+      lastAppHash = storedAppHash(db);
       try {
         query(ctx -> { // a home of an older store layout must not resume as if it had no limits
           rateLimits.requireCurrentLayout(ctx);
@@ -122,6 +124,20 @@ public final class ChainApp implements AutoCloseable {
         throw e;
       }
     }
+  }
+
+  /** The stored app hash, or for a home written before the hash chain, its database's digest. */
+  private static byte[] storedAppHash(LevelDbKvStore db) {
+    Optional<byte[]> stored = db.get(AppHash.KEY);
+    if (stored.isEmpty()) {
+      return StoreDigest.sha256(db);
+    }
+    if (stored.get().length != AppHash.BEFORE_GENESIS.length) {
+      db.close();
+      throw new StorageException(
+          "stored app hash has " + stored.get().length + " bytes, not 32: the home is damaged");
+    }
+    return stored.get();
   }
 
   // ---------------------------------------------------------------- identity and queries
@@ -215,7 +231,7 @@ public final class ChainApp implements AutoCloseable {
     if (block != null) {
       throw new IllegalStateException("a block is in progress");
     }
-    KvBranch branch = DatabaseView.forBlocks(db).branch();
+    KvBranch branch = DatabaseView.forBlocks(db, this::writeBlock).branch();
     BlockContext ctx =
         BlockContext.of(INITIAL_HEIGHT, genesis.genesisTime(), branch, EventSink.discarding());
     try {
@@ -228,9 +244,8 @@ public final class ChainApp implements AutoCloseable {
       gov.initGenesis(ctx, genesis.votingPeriodBlocks());
       NodeHome.LastBlock genesisBlock = new NodeHome.LastBlock(0, genesis.genesisTime());
       NodeHome.writeLastBlock(branch, genesisBlock);
-      branch.commit();
+      branch.commit(); // writeBlock: the genesis app hash
       lastBlock = genesisBlock;
-      lastAppHash = StoreDigest.sha256(db);
       return lastAppHash.clone();
     } finally {
       branch.close();
@@ -261,7 +276,7 @@ public final class ChainApp implements AutoCloseable {
       throw new IllegalArgumentException(
           "block time " + time + " must be after the last block's " + last.time());
     }
-    block = new BlockInProgress(height, time, DatabaseView.forBlocks(db).branch());
+    block = new BlockInProgress(height, time, DatabaseView.forBlocks(db, this::writeBlock).branch());
     try {
       rateLimits.beginBlock(block.ctx);
     } catch (RuntimeException e) { // the chain cannot run this block: leave nothing of it behind
@@ -352,8 +367,8 @@ public final class ChainApp implements AutoCloseable {
   }
 
   /**
-   * Commits the block: the block's writes plus its height and time as one synced LevelDB write
-   * batch, then computes the app hash.
+   * Commits the block: the block's writes, its height and time and the next app hash as one
+   * synced LevelDB write batch.
    *
    * @throws IllegalStateException unless EndBlock ran
    */
@@ -364,12 +379,22 @@ public final class ChainApp implements AutoCloseable {
     }
     NodeHome.LastBlock committed = new NodeHome.LastBlock(b.height, b.time);
     NodeHome.writeLastBlock(b.branch, committed);
-    b.branch.commit(); // one WriteBatch, fsynced
+    b.branch.commit(); // one WriteBatch, fsynced, through writeBlock
     block = null;
     lastBlock = committed;
-    lastAppHash = StoreDigest.sha256(db);
     return new BlockResult(
         new Block(b.height, b.time, b.msgs), lastAppHash, b.txs, b.events.all());
+  }
+
+  /**
+   * Writes a committing block (or the genesis) as one synced batch with the next app hash in it,
+   * then takes that hash as the last one: a crash leaves both the block and its hash, or neither.
+   */
+  private void writeBlock(WriteBatch batch) {
+    byte[] next = AppHash.next(lastAppHash == null ? AppHash.BEFORE_GENESIS : lastAppHash, batch);
+    batch.put(AppHash.KEY, next);
+    db.writeSync(batch);
+    lastAppHash = next;
   }
 
   /** Begin, deliver every message, end and commit: one whole block. */
@@ -471,21 +496,21 @@ public final class ChainApp implements AutoCloseable {
    */
   private static final class DatabaseView implements KvStore {
     private final LevelDbKvStore db;
-    private final boolean commits;
+    private final Consumer<WriteBatch> writer; // null: read-only
 
-    private DatabaseView(LevelDbKvStore db, boolean commits) {
+    private DatabaseView(LevelDbKvStore db, Consumer<WriteBatch> writer) {
       this.db = db;
-      this.commits = commits;
+      this.writer = writer;
     }
 
-    /** What a block's branch commits into. */
-    static DatabaseView forBlocks(LevelDbKvStore db) {
-      return new DatabaseView(db, true);
+    /** What a block's branch commits into: its one batch goes to {@code writer}. */
+    static DatabaseView forBlocks(LevelDbKvStore db, Consumer<WriteBatch> writer) {
+      return new DatabaseView(db, Objects.requireNonNull(writer, "writer"));
     }
 
     /** What queries read. */
     static DatabaseView readOnly(LevelDbKvStore db) {
-      return new DatabaseView(db, false);
+      return new DatabaseView(db, null);
     }
 
     @Override
@@ -515,15 +540,15 @@ public final class ChainApp implements AutoCloseable {
 
     @Override
     public void write(WriteBatch batch) {
-      if (!commits) {
+      if (writer == null) {
         throw refused();
       }
-      db.writeSync(batch);
+      writer.accept(batch);
     }
 
     private IllegalStateException refused() {
       return new IllegalStateException(
-          commits ? "the database is written only by a block's commit" : "queries are read-only");
+          writer != null ? "the database is written only by a block's commit" : "queries are read-only");
     }
   }
 }

@@ -20,6 +20,7 @@ import dev.ratelimit.app.relayer.OsmosisStride;
 import dev.ratelimit.app.testing.Network;
 import dev.ratelimit.core.store.LevelDbKvStore;
 import dev.ratelimit.core.store.NodeHome;
+import dev.ratelimit.core.store.StorageException;
 import dev.ratelimit.core.store.StoreDigest;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,8 +44,8 @@ class AppHashTest {
       runScenario(n);
       strideHash = n.stride.lastAppHash();
       strideHeight = n.stride.lastHeight();
-      // the app hash is the digest of the committed database
-      assertArrayEquals(strideHash, n.stride.query(ctx -> StoreDigest.sha256(ctx.store())));
+      // the app hash is committed with its block
+      assertArrayEquals(strideHash, n.stride.query(ctx -> ctx.store().get(AppHash.KEY).orElseThrow()));
     }
     Path home = root.resolve(OsmosisStride.STRIDE);
     try (ChainApp reopened =
@@ -70,6 +71,47 @@ class AppHashTest {
   }
 
   private static final String ALICE_ON_STRIDE = OsmosisStride.strideAccount("alice");
+
+  @Test
+  void aHomeWithoutAStoredAppHash_resumesFromItsDatabaseDigest_andChainsOnFromIt() {
+    try (Network n = Network.start(root)) {
+      runScenario(n);
+    }
+    Path home = root.resolve(OsmosisStride.STRIDE);
+    byte[] digest;
+    try (LevelDbKvStore db = LevelDbKvStore.open(NodeHome.dataDir(home))) {
+      db.delete(AppHash.KEY); // as a home written before the hash chain
+      digest = StoreDigest.sha256(db);
+    }
+    try (ChainApp reopened =
+        ChainComponent.open(home, OsmosisStride.STRIDE, OsmosisStride.STRIDE_AUTHORITY)) {
+      assertArrayEquals(digest, reopened.lastAppHash());
+      reopened.beginBlock(reopened.lastHeight() + 1, reopened.lastBlockTime().plusSeconds(5));
+      reopened.endBlock();
+      BlockResult next = reopened.commit();
+      byte[] stored = reopened.query(ctx -> ctx.store().get(AppHash.KEY).orElseThrow());
+      assertArrayEquals(stored, next.appHash());
+      assertFalse(java.util.Arrays.equals(digest, next.appHash()));
+    }
+  }
+
+  @Test
+  void aDamagedStoredAppHash_refusesToOpen() {
+    try (Network n = Network.start(root)) {
+      n.net.tick();
+    }
+    Path home = root.resolve(OsmosisStride.STRIDE);
+    try (LevelDbKvStore db = LevelDbKvStore.open(NodeHome.dataDir(home))) {
+      db.put(AppHash.KEY, new byte[31]);
+    }
+    StorageException e = assertThrows(StorageException.class, () ->
+        ChainComponent.open(home, OsmosisStride.STRIDE, OsmosisStride.STRIDE_AUTHORITY));
+    assertEquals("stored app hash has 31 bytes, not 32: the home is damaged", e.getMessage());
+    // the database was released
+    try (LevelDbKvStore db = LevelDbKvStore.open(NodeHome.dataDir(home))) {
+      assertTrue(db.has(AppHash.KEY));
+    }
+  }
 
   @Test
   void sameBlockLog_onTwoFreshInstances_givesTheSameAppHashAtEveryHeight() {

@@ -8,12 +8,13 @@ import java.util.Objects;
 /**
  * A SHA-256 fingerprint of a store's whole content, independent of the engine: two stores holding
  * the same entries have the same digest. Tests use it to prove that a rejected operation left the
- * store unchanged; the app uses it as the app hash.
+ * store unchanged; the example app's hash chain starts from it when it resumes a home written
+ * before the chain.
  *
  * <p>The digest is SHA-256 over every entry in ascending unsigned key order, each encoded as a
  * 4-byte big-endian key length, the key, a 4-byte big-endian value length and the value. The
  * lengths make the encoding unambiguous ({@code "ab" -> "c"} differs from {@code "a" -> "bc"}).
- * This encoding is part of the app hash: changing it forks the chain.
+ * This encoding is part of such a home's app hash: changing it forks the chain.
  */
 public final class StoreDigest {
   private StoreDigest() {}
