@@ -23,38 +23,54 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
  * Item 2's ratio target in one command: runs {@link HotPathBenchmark}'s {@code send} and {@code
- * recv} beside their floors ({@code storeFloorSend}, {@code storeFloorRecv}) on each engine and
- * prints every operation's time divided by its floor's, with the range the scores' 99.9 % errors
- * allow and a verdict against the target (≤ {@value #TARGET}×).
+ * recv} beside their floors ({@code storeFloorSend}, {@code storeFloorRecv}) on each engine, and
+ * the same four of {@link ManyDenomsBenchmark} (labelled {@code send-new} and {@code recv-new}:
+ * no packet's denom is in the memos), and prints every operation's time divided by its floor's,
+ * with the range the scores' 99.9 % errors allow and a verdict against the target (≤ {@value
+ * #TARGET}×).
  *
  * <p>A verdict is {@code met} only when the whole range is at or below the target, {@code not met}
  * when the whole range is above it, and {@code within the error} otherwise: one run on a noisy
  * machine decides nothing closer than that. With fewer than three iterations JMH gives no error:
- * the verdict is then the ratio's alone and says {@code (one point)}. Arguments are JMH's own options ({@code -f 3}, {@code
- * -wi}, {@code -i}, {@code -r}, {@code -p engine=memory}, ...), without a benchmark pattern: the
- * four benchmarks are this class's. Throughput mode is forced (the ratio is of times per
- * operation, from operations per second). A report, never a gate: the exit code does not depend on
- * the verdicts.
+ * the verdict is then the ratio's alone and says {@code (one point)}. Arguments are JMH's own
+ * options ({@code -f 3}, {@code -wi}, {@code -i}, {@code -r}, {@code -p engine=memory}, ...),
+ * without a benchmark pattern: the benchmarks are this class's. Throughput mode is forced (the
+ * ratio is of times per operation, from operations per second). A report, never a gate: the exit
+ * code does not depend on the verdicts.
  */
 public final class FloorRatios {
   /** The target: a hot-path operation takes at most this many times its floor. */
   static final int TARGET = 3;
 
-  private static final String BENCHMARK = HotPathBenchmark.class.getName();
-  /** A benchmark method and the method of its floor. */
-  private record Operation(String name, String floor) {}
+  /** A benchmark and its floor, each named {@code Class.method}, and the operation's label. */
+  private record Operation(String label, String name, String floor) {
+    static Operation of(String label, Class<?> benchmark, String method, String floorMethod) {
+      String prefix = benchmark.getSimpleName() + ".";
+      return new Operation(label, prefix + method, prefix + floorMethod);
+    }
+  }
 
   /** The operations, in the order they are printed. */
   private static final List<Operation> OPERATIONS =
-      List.of(new Operation("send", "storeFloorSend"), new Operation("recv", "storeFloorRecv"));
+      List.of(
+          Operation.of("send", HotPathBenchmark.class, "send", "storeFloorSend"),
+          Operation.of("recv", HotPathBenchmark.class, "recv", "storeFloorRecv"),
+          Operation.of("send-new", ManyDenomsBenchmark.class, "send", "storeFloorSend"),
+          Operation.of("recv-new", ManyDenomsBenchmark.class, "recv", "storeFloorRecv"));
+
+  /** What the {@code -new} rows are. */
+  static final String LEGEND =
+      "send-new, recv-new: no packet's denom in the memos ("
+          + ManyDenomsBenchmark.DENOMS
+          + " denoms in turn): each hashes its trace and its path";
 
   private static final List<String> ENGINE_ORDER = List.of(Engines.MEMORY, Engines.LEVELDB);
 
   private FloorRatios() {}
 
   /**
-   * One benchmark's score on one engine: operations per second and its 99.9 % error, NaN where
-   * JMH has none (fewer than three iterations in all).
+   * One benchmark's ({@code Class.method}) score on one engine: operations per second and its
+   * 99.9 % error, NaN where JMH has none (fewer than three iterations in all).
    */
   record Score(String benchmark, String engine, double perSecond, double error) {
     Score {
@@ -158,7 +174,7 @@ public final class FloorRatios {
         Optional<Score> op = find(scores, operation.name(), engine);
         Optional<Score> floor = find(scores, operation.floor(), engine);
         if (op.isPresent() && floor.isPresent()) {
-          out.add(new Ratio(engine, operation.name(), op.get(), floor.get()));
+          out.add(new Ratio(engine, operation.label(), op.get(), floor.get()));
         } else if (op.isPresent() || floor.isPresent()) {
           missing.add(engine + " " + (op.isPresent() ? operation.floor() : operation.name()));
         }
@@ -180,7 +196,7 @@ public final class FloorRatios {
 
   /** The report: a header, then one line per operation and engine. */
   static List<String> table(List<Ratio> ratios) {
-    String format = "%-8s %-5s %-24s %-7s %-24s %-7s %-8s %-17s %s";
+    String format = "%-8s %-8s %-24s %-7s %-24s %-7s %-8s %-17s %s";
     List<String> lines = new ArrayList<>();
     lines.add(
         String.format(
@@ -227,17 +243,18 @@ public final class FloorRatios {
     return Double.isInfinite(ratio) ? "∞" : String.format(Locale.ROOT, "%.2f×", ratio);
   }
 
-  /** The four benchmarks' names, exactly. */
+  /** The benchmarks' full names, exactly. */
   static String pattern() {
     StringBuilder names = new StringBuilder();
     for (Operation operation : OPERATIONS) {
       names.append(names.isEmpty() ? "" : "|").append(operation.name()).append('|');
       names.append(operation.floor());
     }
-    return "^" + BENCHMARK.replace(".", "\\.") + "\\.(" + names + ")$";
+    String pkg = FloorRatios.class.getPackageName() + ".";
+    return "^" + (pkg + "(" + names + ")").replace(".", "\\.") + "$";
   }
 
-  /** The scores of a JMH run, by benchmark method name and engine. */
+  /** The scores of a JMH run, by {@code Class.method} and engine. */
   static List<Score> scores(Collection<RunResult> results) {
     List<Score> out = new ArrayList<>();
     for (RunResult run : results) {
@@ -245,7 +262,7 @@ public final class FloorRatios {
       Result<?> primary = run.getPrimaryResult();
       out.add(
           new Score(
-              name.substring(name.lastIndexOf('.') + 1),
+              name.substring(name.lastIndexOf('.', name.lastIndexOf('.') - 1) + 1),
               run.getParams().getParam("engine"),
               primary.getScore(),
               primary.getScoreError()));
@@ -254,7 +271,7 @@ public final class FloorRatios {
   }
 
   /**
-   * Runs the four benchmarks with {@code args} (JMH options) and prints the report to {@code out}.
+   * Runs the benchmarks with {@code args} (JMH options) and prints the report to {@code out}.
    *
    * @return the exit code: 0 after a run, 2 for arguments JMH does not take or a benchmark pattern
    */
@@ -267,7 +284,7 @@ public final class FloorRatios {
       return 2;
     }
     if (cli.shouldHelp()) {
-      out.println("usage: FloorRatios [JMH options]: send and recv beside their floors, per engine");
+      out.println("usage: FloorRatios [JMH options]: send and recv beside their floors");
       try {
         cli.showHelp();
       } catch (IOException e) {
@@ -277,7 +294,7 @@ public final class FloorRatios {
     }
     if (!cli.getIncludes().isEmpty() || !cli.getExcludes().isEmpty()) {
       err.println(
-          "FloorRatios: runs its own four benchmarks; give JMH options only (-f, -wi, -w, -i, -r,"
+          "FloorRatios: runs its own benchmarks; give JMH options only (-f, -wi, -w, -i, -r,"
               + " -p engine=...), not a pattern: "
               + cli.getIncludes()
               + cli.getExcludes());
@@ -310,6 +327,7 @@ public final class FloorRatios {
             + " "
             + System.getProperty("java.vm.version"));
     table(ratios).forEach(out::println);
+    out.println(LEGEND);
     for (String m : missing) {
       out.println("not measured: " + m + " (see JMH's output above)");
     }

@@ -10,8 +10,6 @@ import dev.ratelimit.core.store.MemoryKvStore;
 import dev.ratelimit.middleware.ibc.Acknowledgement;
 import dev.ratelimit.middleware.ibc.Packet;
 import java.math.BigInteger;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -71,10 +69,8 @@ public class HotPathBenchmark {
   private Packet[] alternating;
   private int recvIndex;
   private boolean secondPath;
-  private List<RecordingKvStore.Op> sendOps;
-  private boolean[] sendSequenced;
-  private List<RecordingKvStore.Op> recvOps;
-  private boolean[] recvSequenced;
+  private RecordedAccesses sendAccesses;
+  private RecordedAccesses recvAccesses;
   private long floorSequence;
 
   @Setup(Level.Trial)
@@ -94,37 +90,16 @@ public class HotPathBenchmark {
     recordFloors();
   }
 
-  /**
-   * Records the store accesses of a send and of a receive, for the floors to replay. Two of each
-   * tell which keys carry the sequence (those that differ between them: the send's pending
-   * marker; a synchronous receive stores no marker, so none of its keys do).
-   */
+  /** Records the store accesses of a send and of a receive, for the floors to replay. */
   private void recordFloors() {
     RecordingKvStore recording = new RecordingKvStore(new MemoryKvStore());
     BenchChain probe = newChain(recording);
     BlockContext ctx = probe.root();
-    List<List<RecordingKvStore.Op>> sends = new ArrayList<>();
-    List<List<RecordingKvStore.Op>> recvs = new ArrayList<>();
-    for (int sequence = 1; sequence <= 2; sequence++) {
-      recording.clear();
-      probe.send(ctx);
-      sends.add(recording.ops());
-      recording.clear();
-      probe.recv(ctx, BenchChain.receivedPacket(sequence));
-      recvs.add(recording.ops());
-    }
-    sendOps = sends.get(0);
-    sendSequenced = sequenced(sends.get(0), sends.get(1));
-    recvOps = recvs.get(0);
-    recvSequenced = sequenced(recvs.get(0), recvs.get(1));
-  }
-
-  private static boolean[] sequenced(List<RecordingKvStore.Op> a, List<RecordingKvStore.Op> b) {
-    boolean[] out = new boolean[a.size()];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = !Arrays.equals(a.get(i).key(), b.get(i).key());
-    }
-    return out;
+    sendAccesses = RecordedAccesses.record(recording, 1, i -> probe.send(ctx));
+    long[] sequence = {0};
+    recvAccesses =
+        RecordedAccesses.record(
+            recording, 1, i -> probe.recv(ctx, BenchChain.receivedPacket(++sequence[0])));
   }
 
   /** The benchmark's chain over {@code store}: one limit, channel value 10^30. */
@@ -187,14 +162,14 @@ public class HotPathBenchmark {
   /** The floor of {@link #send}: its store accesses alone, on the block's branch. */
   @Benchmark
   public void storeFloorSend(Blackhole bh) {
-    replay(sendOps, sendSequenced, block.store(), bh);
+    replay(sendAccesses, block.store(), bh);
     endTx();
   }
 
   /** The floor of {@link #recv}: its store accesses alone, on the block's branch. */
   @Benchmark
   public void storeFloorRecv(Blackhole bh) {
-    replay(recvOps, recvSequenced, block.store(), bh);
+    replay(recvAccesses, block.store(), bh);
     endTx();
   }
 
@@ -204,17 +179,13 @@ public class HotPathBenchmark {
    */
   @Benchmark
   public void engineFloorSend(Blackhole bh) {
-    replay(sendOps, sendSequenced, engines.store(), bh);
+    replay(sendAccesses, engines.store(), bh);
   }
 
-  /** Replays {@code ops} on {@code store}, the sequence-carrying keys with the next sequence. */
-  private void replay(
-      List<RecordingKvStore.Op> ops, boolean[] sequenced, KvStore store, Blackhole bh) {
+  /** Replays {@code accesses} on {@code store}, the sequence keys with the next sequence. */
+  private void replay(RecordedAccesses accesses, KvStore store, Blackhole bh) {
     floorSequence = floorSequence >= SEQUENCE_WINDOW ? 1 : floorSequence + 1;
-    for (int i = 0; i < ops.size(); i++) {
-      RecordingKvStore.Op op = ops.get(i);
-      bh.consume((sequenced[i] ? op.withSequence(floorSequence) : op).replay(store));
-    }
+    accesses.replay(0, floorSequence, store, bh);
   }
 
   /** The flow of {@code path} in the current block (for the smoke test). */

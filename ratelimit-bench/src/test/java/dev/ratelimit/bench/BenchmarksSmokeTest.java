@@ -1,11 +1,14 @@
 package dev.ratelimit.bench;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ratelimit.bench.fixture.BenchChain;
 import dev.ratelimit.core.model.Flow;
 import dev.ratelimit.core.model.Path;
+import dev.ratelimit.core.model.PureMemo;
 import dev.ratelimit.middleware.ibc.Acknowledgement;
 import dev.ratelimit.middleware.transfer.DenomTrace;
 import java.math.BigInteger;
@@ -70,6 +73,45 @@ class BenchmarksSmokeTest {
     b.setUp();
     try {
       body.accept(b);
+    } finally {
+      b.tearDown();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {Engines.MEMORY, Engines.LEVELDB})
+  void manyDenoms_countsEveryTurnsPath_andFloorsReplayThatPath(String engine) {
+    ManyDenomsBenchmark b = new ManyDenomsBenchmark();
+    b.engine = engine;
+    b.setUp();
+    try {
+      int rounds = 2; // every turn twice, across block commits
+      for (int i = 0; i < rounds * ManyDenomsBenchmark.DENOMS; i++) {
+        b.send();
+        assertEquals(Optional.of(Acknowledgement.SUCCESS), b.recv());
+      }
+      BigInteger moved = BenchChain.AMOUNT.multiply(BigInteger.valueOf(rounds));
+      for (int i : new int[] {0, 1, ManyDenomsBenchmark.DENOMS - 1}) {
+        Flow flow = b.flowOf(i);
+        assertEquals(HotPathBenchmark.FLOW.outflow().add(moved), flow.outflow(), "turn " + i);
+        assertEquals(HotPathBenchmark.FLOW.inflow().add(moved), flow.inflow(), "turn " + i);
+      }
+      for (int i = 0; i < rounds * ManyDenomsBenchmark.DENOMS; i++) {
+        b.storeFloorSend(BH);
+        b.storeFloorRecv(BH);
+      }
+      for (int i : new int[] {0, 1, ManyDenomsBenchmark.DENOMS - 1}) {
+        // the floor of turn i touches turn i's row: the same key as the operation's first read
+        byte[] rowKey = b.recvAccessesOf(i).get(0).key();
+        assertArrayEquals(rowKey, b.sendAccessesOf(i).get(0).key(), "turn " + i);
+      }
+      assertFalse(java.util.Arrays.equals(
+          b.recvAccessesOf(0).get(0).key(), b.recvAccessesOf(1).get(0).key()));
+      assertEquals(List.of(RecordingKvStore.Op.Kind.GET, RecordingKvStore.Op.Kind.HAS,
+              RecordingKvStore.Op.Kind.PUT),
+          b.recvAccessesOf(7).stream().map(RecordingKvStore.Op::kind).toList());
+      // 16 denoms for each memo slot: none is still memoized when its turn comes again
+      assertEquals(16 * PureMemo.SLOTS, ManyDenomsBenchmark.DENOMS);
     } finally {
       b.tearDown();
     }

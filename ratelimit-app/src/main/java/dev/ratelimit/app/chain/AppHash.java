@@ -41,7 +41,8 @@ final class AppHash {
     Objects.requireNonNull(previous, "previous");
     Objects.requireNonNull(batch, "batch");
     if (previous.length != BEFORE_GENESIS.length) {
-      throw new IllegalArgumentException("a previous app hash has 32 bytes, got " + previous.length);
+      throw new IllegalArgumentException(
+          "a previous app hash has 32 bytes, got " + previous.length);
     }
     MessageDigest digest = sha256();
     digest.update(previous);

@@ -276,7 +276,8 @@ public final class ChainApp implements AutoCloseable {
       throw new IllegalArgumentException(
           "block time " + time + " must be after the last block's " + last.time());
     }
-    block = new BlockInProgress(height, time, DatabaseView.forBlocks(db, this::writeBlock).branch());
+    block =
+        new BlockInProgress(height, time, DatabaseView.forBlocks(db, this::writeBlock).branch());
     try {
       rateLimits.beginBlock(block.ctx);
     } catch (RuntimeException e) { // the chain cannot run this block: leave nothing of it behind

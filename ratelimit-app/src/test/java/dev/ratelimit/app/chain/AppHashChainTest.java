@@ -45,7 +45,8 @@ class AppHashChainTest {
 
   @Test
   void next_tellsAnEmptyValueFromADelete_andDependsOnThePreviousHash() {
-    byte[] empty = AppHash.next(AppHash.BEFORE_GENESIS, new WriteBatch().put(ascii("k"), new byte[0]));
+    byte[] empty =
+        AppHash.next(AppHash.BEFORE_GENESIS, new WriteBatch().put(ascii("k"), new byte[0]));
     byte[] deleted = AppHash.next(AppHash.BEFORE_GENESIS, new WriteBatch().delete(ascii("k")));
     byte[] otherParent = new byte[32];
     otherParent[31] = 1;

@@ -45,7 +45,8 @@ class AppHashTest {
       strideHash = n.stride.lastAppHash();
       strideHeight = n.stride.lastHeight();
       // the app hash is committed with its block
-      assertArrayEquals(strideHash, n.stride.query(ctx -> ctx.store().get(AppHash.KEY).orElseThrow()));
+      assertArrayEquals(
+          strideHash, n.stride.query(ctx -> ctx.store().get(AppHash.KEY).orElseThrow()));
     }
     Path home = root.resolve(OsmosisStride.STRIDE);
     try (ChainApp reopened =
