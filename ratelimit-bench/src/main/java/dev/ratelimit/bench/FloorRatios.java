@@ -60,9 +60,11 @@ public final class FloorRatios {
 
   /** What the {@code -new} rows are. */
   static final String LEGEND =
-      "send-new, recv-new: no packet's denom in the memos ("
-          + ManyDenomsBenchmark.DENOMS
-          + " denoms in turn): each hashes its trace and its path";
+      String.format(
+          Locale.ROOT,
+          "send-new, recv-new: no packet's denom in the memos (%,d denoms in turn): each hashes"
+              + " its trace and its path",
+          ManyDenomsBenchmark.DENOMS);
 
   private static final List<String> ENGINE_ORDER = List.of(Engines.MEMORY, Engines.LEVELDB);
 
