@@ -36,11 +36,11 @@ import org.openjdk.jmh.infra.Blackhole;
  * has-checks and puts with the same keys and values, and nothing else.
  *
  * <p>Like a chain, transactions write into the block's branch of the engine, and every {@value
- * #TXS_PER_BLOCK} transactions the block is committed to the engine (one write batch) and a new
- * block starts; the floors run in the same setting. Send sequences cycle through {@value
- * #SEQUENCE_WINDOW} values so the number of pending markers stays bounded, and received packets
- * cycle through as many sequences; the floors use the same cycling sequences in their marker keys,
- * so they touch as many distinct keys as the real operations. The limit's channel value is 10^30,
+ * Blocks#TXS_PER_BLOCK} transactions the block is committed to the engine (one write batch) and a
+ * new block starts ({@link Blocks}); the floors run in the same setting. Send sequences cycle
+ * through {@value #SEQUENCE_WINDOW} values so the number of pending markers stays bounded, and
+ * received packets cycle through as many sequences; the floors use the same cycling sequences in
+ * their marker keys, so they touch as many distinct keys as the real operations. The limit's channel value is 10^30,
  * so no packet is ever rejected.
  */
 @State(Scope.Thread)
@@ -50,7 +50,6 @@ import org.openjdk.jmh.infra.Blackhole;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 1)
 public class HotPathBenchmark {
-  static final int TXS_PER_BLOCK = 1000;
   static final int SEQUENCE_WINDOW = 10_000;
   static final BigInteger SUPPLY = BigInteger.TEN.pow(30);
   static final Flow FLOW =
@@ -61,9 +60,7 @@ public class HotPathBenchmark {
 
   private Engines engines;
   private BenchChain chain;
-  private BlockContext root;
-  private BlockContext block;
-  private int txs;
+  private Blocks blocks;
   private Packet[] received;
   /** The same sequences, odd ones on the second path. */
   private Packet[] alternating;
@@ -78,8 +75,7 @@ public class HotPathBenchmark {
     engines = Engines.open(engine);
     chain = newChain(engines.store());
     chain.channel().cycleSequences(SEQUENCE_WINDOW);
-    root = chain.root();
-    block = root.branch();
+    blocks = new Blocks(chain.root());
     received = new Packet[SEQUENCE_WINDOW];
     alternating = new Packet[SEQUENCE_WINDOW];
     for (int i = 0; i < SEQUENCE_WINDOW; i++) {
@@ -114,15 +110,15 @@ public class HotPathBenchmark {
 
   @TearDown(Level.Trial)
   public void tearDown() {
-    block.discard();
+    blocks.discard();
     engines.close();
   }
 
   /** Counted send: check and record, through the middleware. */
   @Benchmark
   public long send() {
-    long sequence = chain.send(block);
-    endTx();
+    long sequence = chain.send(blocks.current());
+    blocks.endTx();
     return sequence;
   }
 
@@ -139,9 +135,9 @@ public class HotPathBenchmark {
    */
   @Benchmark
   public long sendAlternating() {
-    long sequence = secondPath ? chain.send2(block) : chain.send(block);
+    long sequence = secondPath ? chain.send2(blocks.current()) : chain.send(blocks.current());
     secondPath = !secondPath;
-    endTx();
+    blocks.endTx();
     return sequence;
   }
 
@@ -153,24 +149,24 @@ public class HotPathBenchmark {
 
   /** Delivers the next of {@code packets} (cycling) as one transaction. */
   private Optional<Acknowledgement> recvNext(Packet[] packets) {
-    Optional<Acknowledgement> ack = chain.recv(block, packets[recvIndex]);
+    Optional<Acknowledgement> ack = chain.recv(blocks.current(), packets[recvIndex]);
     recvIndex = (recvIndex + 1) % SEQUENCE_WINDOW;
-    endTx();
+    blocks.endTx();
     return ack;
   }
 
   /** The floor of {@link #send}: its store accesses alone, on the block's branch. */
   @Benchmark
   public void storeFloorSend(Blackhole bh) {
-    replay(sendAccesses, block.store(), bh);
-    endTx();
+    replay(sendAccesses, blocks.current().store(), bh);
+    blocks.endTx();
   }
 
   /** The floor of {@link #recv}: its store accesses alone, on the block's branch. */
   @Benchmark
   public void storeFloorRecv(Blackhole bh) {
-    replay(recvAccesses, block.store(), bh);
-    endTx();
+    replay(recvAccesses, blocks.current().store(), bh);
+    blocks.endTx();
   }
 
   /**
@@ -190,14 +186,7 @@ public class HotPathBenchmark {
 
   /** The flow of {@code path} in the current block (for the smoke test). */
   Flow flowOf(Path path) {
-    return chain.keeper().getRateLimit(block, path).orElseThrow().flow();
+    return chain.keeper().getRateLimit(blocks.current(), path).orElseThrow().flow();
   }
 
-  private void endTx() {
-    if (++txs == TXS_PER_BLOCK) {
-      block.commit();
-      block = root.branch();
-      txs = 0;
-    }
-  }
 }

@@ -57,9 +57,7 @@ public class ManyDenomsBenchmark {
 
   private Engines engines;
   private BenchChain chain;
-  private BlockContext root;
-  private BlockContext block;
-  private int txs;
+  private Blocks blocks;
   private byte[][] sendData;
   private Packet[] received;
   private RecordedAccesses sendAccesses;
@@ -95,8 +93,7 @@ public class ManyDenomsBenchmark {
     engines = Engines.open(engine);
     chain = newChain(engines.store());
     chain.channel().cycleSequences(SEQUENCE_WINDOW);
-    root = chain.root();
-    block = root.branch();
+    blocks = new Blocks(chain.root());
     sendData = new byte[DENOMS][];
     received = new Packet[DENOMS];
     for (int i = 0; i < DENOMS; i++) {
@@ -118,25 +115,25 @@ public class ManyDenomsBenchmark {
 
   @TearDown(Level.Trial)
   public void tearDown() {
-    block.discard();
+    blocks.discard();
     engines.close();
   }
 
   /** Counted send of the next turn's voucher, through the middleware. */
   @Benchmark
   public long send() {
-    long sequence = chain.send(block, sendData[sendIndex]);
+    long sequence = chain.send(blocks.current(), sendData[sendIndex]);
     sendIndex = next(sendIndex);
-    endTx();
+    blocks.endTx();
     return sequence;
   }
 
   /** Counted receive of the next turn's denom, with a synchronous success ack. */
   @Benchmark
   public Optional<Acknowledgement> recv() {
-    Optional<Acknowledgement> ack = chain.recv(block, received[recvIndex]);
+    Optional<Acknowledgement> ack = chain.recv(blocks.current(), received[recvIndex]);
     recvIndex = next(recvIndex);
-    endTx();
+    blocks.endTx();
     return ack;
   }
 
@@ -144,17 +141,17 @@ public class ManyDenomsBenchmark {
   @Benchmark
   public void storeFloorSend(Blackhole bh) {
     floorSequence = floorSequence >= SEQUENCE_WINDOW ? 1 : floorSequence + 1;
-    sendAccesses.replay(floorSendIndex, floorSequence, block.store(), bh);
+    sendAccesses.replay(floorSendIndex, floorSequence, blocks.current().store(), bh);
     floorSendIndex = next(floorSendIndex);
-    endTx();
+    blocks.endTx();
   }
 
   /** The floor of {@link #recv}: the next turn's recorded accesses alone. */
   @Benchmark
   public void storeFloorRecv(Blackhole bh) {
-    recvAccesses.replay(floorRecvIndex, 0, block.store(), bh);
+    recvAccesses.replay(floorRecvIndex, 0, blocks.current().store(), bh);
     floorRecvIndex = next(floorRecvIndex);
-    endTx();
+    blocks.endTx();
   }
 
   private static int next(int index) {
@@ -163,7 +160,7 @@ public class ManyDenomsBenchmark {
 
   /** The flow of turn {@code i}'s path in the current block (for the smoke test). */
   Flow flowOf(int i) {
-    return chain.keeper().getRateLimit(block, path(i)).orElseThrow().flow();
+    return chain.keeper().getRateLimit(blocks.current(), path(i)).orElseThrow().flow();
   }
 
   /** The recorded accesses of turn {@code i}'s send and receive (for the smoke test). */
@@ -175,11 +172,4 @@ public class ManyDenomsBenchmark {
     return recvAccesses.of(i);
   }
 
-  private void endTx() {
-    if (++txs == HotPathBenchmark.TXS_PER_BLOCK) {
-      block.commit();
-      block = root.branch();
-      txs = 0;
-    }
-  }
 }

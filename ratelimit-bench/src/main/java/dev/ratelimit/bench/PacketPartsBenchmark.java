@@ -47,19 +47,18 @@ public class PacketPartsBenchmark {
   static final int NEW_DENOMS = 16 * PureMemo.SLOTS;
 
   private BenchChain chain;
-  private BlockContext block;
+  private Blocks blocks;
   private Packet packet;
   private byte[] data;
   private FungibleTokenPacketData ftpd;
   private RateLimitedPacket counted;
-  private int txs;
   private final String[] newDenoms = new String[NEW_DENOMS];
   private int newDenom;
 
   @Setup(Level.Trial)
   public void setUp() {
     chain = HotPathBenchmark.newChain(new MemoryKvStore());
-    block = chain.root().branch();
+    blocks = new Blocks(chain.root());
     packet = BenchChain.receivedPacket(1);
     for (int i = 0; i < NEW_DENOMS; i++) {
       newDenoms[i] = newDenom(i);
@@ -74,7 +73,7 @@ public class PacketPartsBenchmark {
 
   @TearDown(Level.Trial)
   public void tearDown() {
-    block.discard();
+    blocks.discard();
   }
 
   /** Strict ICS-20 decoding of the received packet's JSON (the simple-object path). */
@@ -129,18 +128,18 @@ public class PacketPartsBenchmark {
   @Benchmark
   public boolean keeperRecv() {
     boolean updated;
-    try (BlockContext tx = block.branch()) {
+    try (BlockContext tx = blocks.current().branch()) {
       updated = chain.keeper().checkRateLimitAndUpdateFlow(tx, PacketDirection.RECV, counted);
       tx.commit();
     }
-    endTx();
+    blocks.endTx();
     return updated;
   }
 
   /** An empty transaction branch, opened and committed. */
   @Benchmark
   public void emptyBranch() {
-    try (BlockContext tx = block.branch()) {
+    try (BlockContext tx = blocks.current().branch()) {
       tx.commit();
     }
   }
@@ -148,13 +147,5 @@ public class PacketPartsBenchmark {
   /** The {@code i}-th denom of {@link #recvDenomNew}, as long as {@code uatom}. */
   static String newDenom(int i) {
     return String.format("u%04d", i);
-  }
-
-  private void endTx() {
-    if (++txs == HotPathBenchmark.TXS_PER_BLOCK) {
-      block.commit();
-      block = chain.root().branch();
-      txs = 0;
-    }
   }
 }

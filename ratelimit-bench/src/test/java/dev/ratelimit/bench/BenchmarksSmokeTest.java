@@ -35,7 +35,7 @@ class BenchmarksSmokeTest {
   void hotPath_sendsAndReceivesAcrossBlockCommits(String engine) {
     withHotPath(engine, b -> {
       long last = 0;
-      for (int i = 0; i < 2 * HotPathBenchmark.TXS_PER_BLOCK + 1; i++) {
+      for (int i = 0; i < 2 * Blocks.TXS_PER_BLOCK + 1; i++) {
         last = b.send();
         Optional<Acknowledgement> ack = b.recv();
         assertEquals(Optional.of(Acknowledgement.SUCCESS), ack);
@@ -43,7 +43,7 @@ class BenchmarksSmokeTest {
         b.storeFloorRecv(BH);
         b.engineFloorSend(BH);
       }
-      assertEquals(2 * HotPathBenchmark.TXS_PER_BLOCK + 1, last);
+      assertEquals(2 * Blocks.TXS_PER_BLOCK + 1, last);
     });
   }
 
@@ -51,7 +51,7 @@ class BenchmarksSmokeTest {
   @ValueSource(strings = {Engines.MEMORY, Engines.LEVELDB})
   void hotPath_alternatingTraffic_countsBothPaths(String engine) {
     withHotPath(engine, b -> {
-      int rounds = 2 * HotPathBenchmark.TXS_PER_BLOCK + 2; // across block commits, even
+      int rounds = 2 * Blocks.TXS_PER_BLOCK + 2; // across block commits, even
       for (int i = 0; i < rounds; i++) {
         b.sendAlternating();
         assertEquals(Optional.of(Acknowledgement.SUCCESS), b.recvAlternating());
@@ -133,7 +133,7 @@ class BenchmarksSmokeTest {
             base);
       }
       assertEquals(32, b.sha256().length);
-      for (int i = 0; i < HotPathBenchmark.TXS_PER_BLOCK + 1; i++) {
+      for (int i = 0; i < Blocks.TXS_PER_BLOCK + 1; i++) {
         assertTrue(b.keeperRecv());
         b.emptyBranch();
       }
