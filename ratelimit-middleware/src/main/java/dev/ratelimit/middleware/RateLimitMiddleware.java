@@ -116,7 +116,8 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
   // ---------------------------------------------------------------- ICS4 wrapper (outgoing)
 
   /**
-   * Rate-limits and sends an ICS-20 packet.
+   * Rate-limits and sends an ICS-20 packet. Undecodable data and an invalid source channel also
+   * emit {@code ratelimit_invalid_packet} (durable, like a received packet's; SPEC §6).
    *
    * @throws RateLimitException code 9/10 (undecodable data), 8 (invalid source channel), 7
    *     (blacklisted), 4 (quota exceeded, with the numbers and the window reset time) or 11
@@ -131,10 +132,16 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
       long timeoutTimestamp,
       byte[] data) {
     Objects.requireNonNull(ctx, "ctx");
-    FungibleTokenPacketData ftpd = PacketDataCodec.decode(data);
-    requireChannelId(sourceChannel, "source_channel");
-    String denom = DenomResolver.sendDenom(ftpd.denom());
-    RateLimitedPacket counted = counted(sourceChannel, denom, ftpd);
+    RateLimitedPacket counted;
+    try {
+      FungibleTokenPacketData ftpd = PacketDataCodec.decode(data);
+      requireChannelId(sourceChannel, "source_channel");
+      counted = counted(sourceChannel, DenomResolver.sendDenom(ftpd.denom()), ftpd);
+    } catch (RateLimitException e) {
+      ctx.emitDurable(
+          RateLimitEvents.invalidPacket(String.valueOf(sourceChannel), e.code(), e.getMessage()));
+      throw e;
+    }
     try (BlockContext tx = ctx.branch()) {
       boolean updated = keeper.checkRateLimitAndUpdateFlow(tx, PacketDirection.SEND, counted);
       long sequence =

@@ -1,6 +1,7 @@
 package dev.ratelimit.middleware;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyLong;
@@ -13,6 +14,7 @@ import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.genesis.Genesis;
 import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.host.Event;
+import dev.ratelimit.core.keeper.RateLimitEvents;
 import dev.ratelimit.core.keeper.RateLimitKeeper;
 import dev.ratelimit.core.model.Flow;
 import dev.ratelimit.core.model.HourEpoch;
@@ -194,6 +196,21 @@ final class MiddlewareHarness implements AutoCloseable {
     assertEquals(code, e.code(), () -> "code of: " + e.getMessage());
     assertEquals(before, digest(), "a rejected step must leave the store unchanged");
     return e;
+  }
+
+  /**
+   * Asserts that the step left exactly one {@code ratelimit_invalid_packet} event, for {@code
+   * channel} with {@code code} and an error text, and no {@code transfer_denied}.
+   */
+  void assertOneInvalidPacketEvent(String channel, int code) {
+    List<Event> invalid = events(RateLimitEvents.INVALID_PACKET);
+    assertEquals(1, invalid.size(), () -> chain.events().events().toString());
+    Map<String, String> a = attributes(invalid.get(0));
+    assertEquals("ratelimit", a.get("module"));
+    assertEquals(channel, a.get("channel_or_client"));
+    assertEquals(Integer.toString(code), a.get("code"));
+    assertFalse(a.get("error").isEmpty(), "error text");
+    assertEquals(List.of(), events(RateLimitEvents.TRANSFER_DENIED));
   }
 
   /** The attributes of an event as a map (keys are unique in this module's events). */

@@ -248,14 +248,7 @@ class RateLimitMiddlewareRecvTest {
     assertEquals(errorAck(code), ackText(ack));
     assertEquals(before, h.digest());
     verifyNoInteractions(h.app);
-    List<Event> invalid = h.events(RateLimitEvents.INVALID_PACKET);
-    assertEquals(1, invalid.size());
-    Map<String, String> a = attributes(invalid.get(0));
-    assertEquals("ratelimit", a.get("module"));
-    assertEquals(OURS, a.get("channel_or_client"));
-    assertEquals(Integer.toString(code), a.get("code"));
-    assertFalse(a.get("error").isEmpty());
-    assertEquals(List.of(), h.events(RateLimitEvents.TRANSFER_DENIED));
+    h.assertOneInvalidPacketEvent(OURS, code);
   }
 
   @Test

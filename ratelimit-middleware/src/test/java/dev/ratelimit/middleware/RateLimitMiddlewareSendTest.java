@@ -341,7 +341,9 @@ class RateLimitMiddlewareSendTest {
   void sendUndecodableData_rejectsWithCode9NeverForwards(String raw) {
     h.assertRejectedUnchanged(ErrorCode.INVALID_PACKET_DATA, () -> h.send(CH, utf8(raw)));
     verifyNoInteractions(h.downstream);
+    h.assertOneInvalidPacketEvent(CH, ErrorCode.INVALID_PACKET_DATA.code());
   }
+
 
   @ParameterizedTest
   @ValueSource(strings = {"010", "+5", "-1", "0x64", "1_000", "1e3", "１"})
@@ -350,6 +352,7 @@ class RateLimitMiddlewareSendTest {
         "{\"denom\":\"ustrd\",\"amount\":\"" + amount + "\",\"sender\":\"a\",\"receiver\":\"b\"}";
     h.assertRejectedUnchanged(ErrorCode.INVALID_AMOUNT, () -> h.send(CH, utf8(raw)));
     verifyNoInteractions(h.downstream);
+    h.assertOneInvalidPacketEvent(CH, ErrorCode.INVALID_AMOUNT.code());
   }
 
   @Test
@@ -365,6 +368,7 @@ class RateLimitMiddlewareSendTest {
   void sendNullData_rejectsWithCode9() {
     h.assertRejectedUnchanged(ErrorCode.INVALID_PACKET_DATA, () -> h.send(CH, null));
     verifyNoInteractions(h.downstream);
+    h.assertOneInvalidPacketEvent(CH, ErrorCode.INVALID_PACKET_DATA.code());
   }
 
   @ParameterizedTest
@@ -373,6 +377,7 @@ class RateLimitMiddlewareSendTest {
     h.assertRejectedUnchanged(
         ErrorCode.INVALID_CHANNEL_OR_CLIENT_ID, () -> h.send(channel, data("ustrd", 1)));
     verifyNoInteractions(h.downstream);
+    h.assertOneInvalidPacketEvent(channel, ErrorCode.INVALID_CHANNEL_OR_CLIENT_ID.code());
   }
 
   @Test
