@@ -72,14 +72,11 @@ final class FakeHost {
 
     /** The same for the scenario runner's checks, which have no block context at hand. */
     Optional<String> counterpartyChainId(String channelOrClientId) {
-      Optional<Scenario.ChannelSpec> channel = transferChannel(channelOrClientId);
-      if (channel.isEmpty()) {
-        channel = channels.stream().filter(c -> c.channelId().equals(channelOrClientId)).findFirst();
-      }
-      if (channel.isPresent()) {
-        return Optional.of(channel.get().counterpartyChainId());
-      }
-      return Optional.ofNullable(clients.get(channelOrClientId));
+      // like the Go modules and the example app: a channel on port transfer, else a client; a
+      // channel on another port resolves nothing (a limit there is skipped by chain queries)
+      return transferChannel(channelOrClientId)
+          .map(Scenario.ChannelSpec::counterpartyChainId)
+          .or(() -> Optional.ofNullable(clients.get(channelOrClientId)));
     }
 
     boolean hasChannel(String portId, String channelId) {
@@ -87,11 +84,11 @@ final class FakeHost {
           .anyMatch(c -> c.channelId().equals(channelId) && c.portId().equals(portId));
     }
 
-    /** Channel and client id → counterparty chain id (transfer-port channels win), sorted. */
+    /** Transfer channel and client id → counterparty chain id (channels win), sorted. */
     Map<String, String> counterpartyChainIds() {
       Map<String, String> out = new TreeMap<>(clients);
       for (Scenario.ChannelSpec c : channels) {
-        if (c.portId().equals(ScenarioParser.DEFAULT_PORT) || !out.containsKey(c.channelId())) {
+        if (c.portId().equals(ScenarioParser.DEFAULT_PORT)) {
           out.put(c.channelId(), c.counterpartyChainId());
         }
       }
