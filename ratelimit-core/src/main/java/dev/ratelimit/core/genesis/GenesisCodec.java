@@ -64,10 +64,16 @@ public final class GenesisCodec {
     return fromProto(b.build());
   }
 
-  /** Protobuf JSON with snake_case names, every list in canonical order. */
+  /**
+   * Protobuf JSON with snake_case names, every list in canonical order, empty lists and zero
+   * numbers written out (as the Cosmos SDK's genesis export does).
+   */
   public static String toJson(Genesis genesis) {
     try {
-      return JsonFormat.printer().preservingProtoFieldNames().print(toProto(genesis));
+      return JsonFormat.printer()
+          .preservingProtoFieldNames()
+          .alwaysPrintFieldsWithNoPresence()
+          .print(toProto(genesis));
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException("cannot print genesis", e);
     }
