@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -280,7 +281,10 @@ public final class FloorRatios {
   static int run(String[] args, PrintStream out, PrintStream err) throws RunnerException {
     CommandLineOptions cli;
     try {
-      cli = new CommandLineOptions(args);
+      // JMH spells help -h; take --help too, as every ratelimit command does
+      cli =
+          new CommandLineOptions(
+              Arrays.stream(args).map(a -> a.equals("--help") ? "-h" : a).toArray(String[]::new));
     } catch (CommandLineOptionException e) {
       err.println("FloorRatios: " + e.getMessage());
       return 2;

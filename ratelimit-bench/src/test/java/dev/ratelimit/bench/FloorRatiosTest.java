@@ -170,6 +170,18 @@ class FloorRatiosTest {
     assertEquals("", text(out));
   }
 
+  @Test
+  void run_helpIsSpelledEitherWay_andRunsNothing() throws Exception {
+    for (String help : List.of("-h", "--help")) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+      assertEquals(0, FloorRatios.run(new String[] {help}, print(out), print(err)), help);
+      assertTrue(text(out).startsWith("usage: FloorRatios [JMH options]"), text(out));
+      assertEquals("", text(err), help);
+    }
+  }
+
   /** The whole path once, in this JVM: JMH runs the four benchmarks and the report pairs them. */
   @Test
   void run_measuresAndReportsBothOperations() throws Exception {

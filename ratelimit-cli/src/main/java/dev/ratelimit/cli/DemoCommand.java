@@ -19,9 +19,9 @@ import picocli.CommandLine.Option;
       "Run the module README's walk-through on two in-process chains and print its table.",
       "",
       "An Osmosis-like and a Stride-like chain of the example application, joined by a relayer;"
-          + " governance adds a 24h, 10% limit on ibc/uosmo over channel-5; then the README's"
+          + " governance adds a 24h, 10%% limit on ibc/uosmo over channel-5; then the README's"
           + " transfers run for real: the table shows the step, description, transfer status,"
-          + " inflow, outflow, net flow as a % of the channel value and the channel value, and"
+          + " inflow, outflow, net flow as a %% of the channel value and the channel value, and"
           + " each rejected transfer's refund. The chains' homes are left in DIR/osmosis-1 and"
           + " DIR/stride-1 (DIR: --home, or a new temporary directory) for the queries.",
       ""

@@ -25,7 +25,7 @@ import picocli.CommandLine.Parameters;
     description = {
       "Run scenario files through the real module, with the host faked from each scenario.",
       "",
-      "Scenarios follow FORMAT.md. Prints one line per failed expectation, 'file: scenario name:"
+      "Scenarios follow docs/SCENARIOS.md. Prints one line per failed expectation, 'file: scenario name:"
           + " step N (op): expected ... got ...' (steps numbered from 1), then 'N passed,"
           + " M failed' (scenarios); a scenario goes on after a failed expectation. Exit 0 when"
           + " all pass, 1 when any fails, 2 when a file is malformed (bad JSON, unknown op or key,"

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,10 +26,20 @@ class MainTest {
       "simulate", "list-rate-limits", "rate-limit", "rate-limits-by-chain", "list-blacklisted-denoms",
       "list-whitelisted-addresses", "remaining-capacity", "genesis", "demo"})
   void everyCommandHasHelpWithAnExample(String command) {
-    Cli r = Cli.run(command, "--help");
+    // picocli reports a description it cannot format on System.err itself
+    PrintStream systemErr = System.err;
+    ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+    Cli r;
+    try {
+      System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
+      r = Cli.run(command, "--help");
+    } finally {
+      System.setErr(systemErr);
+    }
     assertEquals(0, r.exit(), r.toString());
     assertTrue(r.out().contains("Usage: ratelimit " + command), r.out());
     assertTrue(r.out().contains("Example"), r.out());
+    assertEquals("", r.err() + warnings.toString(StandardCharsets.UTF_8), "help writes no warning");
   }
 
   @Test

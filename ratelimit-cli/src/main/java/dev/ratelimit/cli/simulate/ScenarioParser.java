@@ -31,7 +31,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Reads scenario files strictly (FORMAT.md): unknown keys anywhere, an unknown op, a value of the
+ * Reads scenario files strictly (docs/SCENARIOS.md): unknown keys anywhere, an unknown op, a value of the
  * wrong type, both {@code time} and {@code advance_seconds}, or time or height going backwards
  * fail with a {@link MalformedScenarioException} naming the file, the scenario and the step.
  * Everything a run needs is checked here, before anything runs.
@@ -44,7 +44,7 @@ public final class ScenarioParser {
   static final String DEFAULT_COUNTERPARTY_CHANNEL = "channel-0";
   static final String DEFAULT_COUNTERPARTY_CHAIN = "counterparty-1";
 
-  /** Every op of the format, in the order FORMAT.md lists them. */
+  /** Every op of the format, in the order docs/SCENARIOS.md lists them. */
   public static final List<String> OPS =
       List.of(
           "begin_block", "set_supply", "add_channel", "add_client", "msg", "proposal", "send",

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * Runs scenarios (FORMAT.md) and reports: one line per failed expectation ({@code file: scenario
+ * Runs scenarios (docs/SCENARIOS.md) and reports: one line per failed expectation ({@code file: scenario
  * name: step N (op): expected ... got ...}, steps numbered from 1), every step's outcome with
  * {@code verbose}, and the closing line {@code N passed, M failed} (scenarios). After a failed
  * expectation the scenario goes on.
