@@ -6,9 +6,6 @@ import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.genesis.GenesisCodec;
 import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -96,17 +93,9 @@ final class GenesisCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      String json;
+      byte[] content;
       try {
-        json =
-            StandardCharsets.UTF_8
-                .newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT)
-                .decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file)))
-                .toString();
-      } catch (CharacterCodingException e) {
-        throw new RateLimitException(ErrorCode.INVALID_GENESIS, file + " is not valid UTF-8");
+        content = Files.readAllBytes(file);
       } catch (NoSuchFileException e) {
         throw CliException.usage(file + ": no such file");
       } catch (IOException e) {
@@ -114,6 +103,13 @@ final class GenesisCommand implements Callable<Integer> {
       }
       GenesisCodec.Decoded decoded;
       try {
+        String json;
+        try {
+          json = StrictJson.utf8(content);
+          StrictJson.parse(json); // protobuf's parser alone would take trailing values, comments
+        } catch (StrictJson.Malformed e) {
+          throw new RateLimitException(ErrorCode.INVALID_GENESIS, e.getMessage());
+        }
         decoded = GenesisCodec.fromJson(json);
       } catch (RateLimitException e) {
         throw new CliException(

@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class GenesisCommandTest {
 
@@ -58,6 +60,33 @@ class GenesisCommandTest {
     assertEquals(2, bad.exit());
     assertEquals(1, bad.errLines().size(), bad.toString());
     assertTrue(bad.err().contains("(code 12)"), bad.err());
+  }
+
+  /** Files protobuf's lenient JSON parser alone would call valid, and a chain would not. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{} {\"rate_limits\": [{}]}|line 1 column 4: Trailing token",
+        "{} garbage|line 1 column 4: Unrecognized token 'garbage'",
+        "// a comment\n{}|line 1 column 1: Unexpected character ('/'",
+        "{rate_limits: []}|line 1 column 2: Unexpected character ('r'",
+        "{\"rate_limits\": [],}|line 1 column 20: Unexpected character ('}'",
+        "{\"rate_limits\": [], \"rate_limits\": []}|Duplicate field 'rate_limits'",
+        "|the file is empty"
+      })
+  void validate_isStrictJson_exit2WithCode12(String content, @TempDir Path tmp) throws IOException {
+    String[] parts = content.split("\\|", 2);
+    Path file = tmp.resolve("g.json");
+    Files.writeString(file, parts[0]);
+
+    Cli r = Cli.run("genesis", "validate", file.toString());
+
+    assertEquals(2, r.exit(), r.toString());
+    assertEquals("", r.out());
+    assertEquals(1, r.errLines().size(), r.toString());
+    assertTrue(r.err().contains("invalid genesis: bad JSON"), r.err());
+    assertTrue(r.err().contains(parts[1]), r.err());
+    assertTrue(r.err().trim().endsWith("(code 12)"), r.err());
   }
 
   @Test

@@ -1,12 +1,7 @@
 package dev.ratelimit.cli.simulate;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.ratelimit.cli.StrictJson;
 import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
@@ -14,9 +9,6 @@ import dev.ratelimit.middleware.ibc.GoJson;
 import dev.ratelimit.proto.v1.GenesisState;
 import java.io.IOException;
 import java.math.BigInteger;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -115,14 +107,6 @@ public final class ScenarioParser {
     return keys;
   }
 
-  private static final ObjectMapper JSON =
-      JsonMapper.builder()
-          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-          .disable(JsonParser.Feature.ALLOW_COMMENTS)
-          .build();
-
   private static final JsonFormat.Parser MSG_PARSER =
       JsonFormat.parser().usingTypeRegistry(MsgTypes.REGISTRY);
   private static final JsonFormat.Parser GENESIS_PARSER = JsonFormat.parser();
@@ -149,33 +133,11 @@ public final class ScenarioParser {
   /** Parses a file's content: one scenario object or {@code {"scenarios": [...]}}. */
   public static List<Scenario> parse(String file, byte[] content) {
     Where where = Where.file(file);
-    String text;
-    try {
-      text =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(ByteBuffer.wrap(content))
-              .toString();
-    } catch (CharacterCodingException e) {
-      throw where.malformed("not valid UTF-8");
-    }
     JsonNode root;
     try {
-      root = JSON.readTree(text);
-    } catch (JsonProcessingException e) {
-      String loc =
-          e.getLocation() == null
-              ? ""
-              : " at line " + e.getLocation().getLineNr() + " column "
-                  + e.getLocation().getColumnNr();
-      String why = e.getOriginalMessage();
-      int cut = why.indexOf(" (start marker at");
-      throw where.malformed("bad JSON" + loc + ": " + (cut > 0 ? why.substring(0, cut) : why));
-    }
-    if (root == null || root.isMissingNode()) {
-      throw where.malformed("bad JSON: the file is empty");
+      root = StrictJson.parse(StrictJson.utf8(content));
+    } catch (StrictJson.Malformed e) {
+      throw where.malformed(e.getMessage());
     }
     if (!root.isObject()) {
       throw where.malformed(

@@ -1,0 +1,77 @@
+package dev.ratelimit.cli;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads the JSON files the command line takes (scenarios, genesis) strictly: valid UTF-8, one
+ * value and nothing after it, no comments, no duplicate keys. A lenient reader (protobuf's own
+ * JSON parser accepts trailing values, comments and unquoted names) would call a file valid that
+ * a chain rejects. Reasons are worded for one line, with the line and column.
+ */
+public final class StrictJson {
+  /** The reader; numbers with a fraction are read exactly. */
+  public static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .disable(JsonParser.Feature.ALLOW_COMMENTS)
+          .build();
+
+  /** Why a file's content is not strict JSON. */
+  public static final class Malformed extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Malformed(String reason) {
+      super(reason);
+    }
+  }
+
+  private StrictJson() {}
+
+  /** The text of {@code content}, which must be valid UTF-8. */
+  public static String utf8(byte[] content) throws Malformed {
+    try {
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(content))
+          .toString();
+    } catch (CharacterCodingException e) {
+      throw new Malformed("not valid UTF-8");
+    }
+  }
+
+  /** The one JSON value {@code text} holds. */
+  public static JsonNode parse(String text) throws Malformed {
+    JsonNode root;
+    try {
+      root = MAPPER.readTree(text);
+    } catch (JsonProcessingException e) {
+      String loc =
+          e.getLocation() == null
+              ? ""
+              : " at line " + e.getLocation().getLineNr() + " column "
+                  + e.getLocation().getColumnNr();
+      String why = e.getOriginalMessage();
+      int cut = why.indexOf(" (start marker at"); // Jackson's tails name its own classes
+      cut = cut > 0 ? cut : why.indexOf(" (bound as");
+      throw new Malformed("bad JSON" + loc + ": " + (cut > 0 ? why.substring(0, cut) : why));
+    }
+    if (root == null || root.isMissingNode()) {
+      throw new Malformed("bad JSON: the file is empty");
+    }
+    return root;
+  }
+}
