@@ -109,7 +109,7 @@ class SimulateCommandTest {
     Cli r = Cli.run("simulate", "/no/such/scenario.json");
     assertEquals(2, r.exit());
     assertEquals(1, r.errLines().size());
-    assertTrue(r.err().contains("/no/such/scenario.json: cannot read the file"), r.err());
+    assertEquals(List.of("ratelimit: /no/such/scenario.json: no such file"), r.errLines());
   }
 
   @Test

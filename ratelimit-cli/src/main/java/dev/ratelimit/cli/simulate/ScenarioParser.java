@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -122,6 +123,8 @@ public final class ScenarioParser {
     byte[] bytes;
     try {
       bytes = Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      throw new MalformedScenarioException(displayName + ": no such file", e);
     } catch (IOException e) {
       throw new MalformedScenarioException(
           displayName + ": cannot read the file: " + e.getClass().getSimpleName() + ": "

@@ -262,18 +262,35 @@ final class Simulation implements AutoCloseable, StateView {
     } else if (action instanceof Step.Timeout t) {
       middleware.onTimeoutPacket(ctx, packet(t.packet()), RELAYER);
     } else if (action instanceof Step.BlacklistAdd b) {
-      keeper.addDenomToBlacklist(ctx, b.denom());
+      keeperApi(() -> keeper.addDenomToBlacklist(ctx, b.denom()));
     } else if (action instanceof Step.BlacklistRemove b) {
-      keeper.removeDenomFromBlacklist(ctx, b.denom());
+      keeperApi(() -> keeper.removeDenomFromBlacklist(ctx, b.denom()));
     } else if (action instanceof Step.WhitelistAdd w) {
-      keeper.setWhitelistedAddressPair(ctx, new WhitelistedAddressPair(w.sender(), w.receiver()));
+      keeperApi(
+          () ->
+              keeper.setWhitelistedAddressPair(
+                  ctx, new WhitelistedAddressPair(w.sender(), w.receiver())));
     } else if (action instanceof Step.WhitelistRemove w) {
-      keeper.removeWhitelistedAddressPair(
-          ctx, new WhitelistedAddressPair(w.sender(), w.receiver()));
+      keeperApi(
+          () ->
+              keeper.removeWhitelistedAddressPair(
+                  ctx, new WhitelistedAddressPair(w.sender(), w.receiver())));
     } else {
       throw new IllegalStateException("not an action: " + action);
     }
     return true;
+  }
+
+  /**
+   * A keeper-API call of a list step: an argument the keeper refuses (an empty denom or address)
+   * fails the step as {@code invalid_request}, as a module calling the keeper would report it.
+   */
+  private static void keeperApi(Runnable call) {
+    try {
+      call.run();
+    } catch (IllegalArgumentException e) {
+      throw new RateLimitException(ErrorCode.INVALID_REQUEST, e.getMessage());
+    }
   }
 
   private static Packet packet(Step.PacketSpec p) {
