@@ -1,8 +1,11 @@
 package dev.ratelimit.cli;
 
 import dev.ratelimit.app.demo.Demo;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -48,6 +51,9 @@ final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (home != null) {
+      requireNewOrEmpty(home);
+    }
     String[] args = home == null ? new String[0] : new String[] {"--home", home.toString()};
     int code = Demo.run(args, io.out());
     if (code != 0) {
@@ -55,5 +61,25 @@ final class DemoCommand implements Callable<Integer> {
           + " (exit " + code + "; see above)");
     }
     return code;
+  }
+
+  /** The walk-through writes two fresh chain homes: refuse a place it cannot use, up front. */
+  private static void requireNewOrEmpty(Path home) {
+    if (home.toString().isEmpty()) { // Path.of("") would be the working directory
+      throw CliException.usage("--home is empty: give a new or empty directory");
+    }
+    if (!Files.exists(home)) {
+      return;
+    }
+    if (!Files.isDirectory(home)) {
+      throw CliException.usage("--home " + home + " is not a directory");
+    }
+    try (Stream<Path> entries = Files.list(home)) {
+      if (entries.findAny().isPresent()) {
+        throw CliException.usage("--home " + home + " is not empty: give a new or empty directory");
+      }
+    } catch (IOException e) {
+      throw CliException.usage("--home " + home + ": cannot list the directory: " + e.getMessage());
+    }
   }
 }

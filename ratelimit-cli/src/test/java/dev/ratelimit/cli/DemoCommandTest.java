@@ -1,9 +1,9 @@
 package dev.ratelimit.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -36,10 +36,35 @@ class DemoCommandTest {
   }
 
   @Test
-  void usedHome_isRefusedWithANonZeroExit(@TempDir Path tmp) {
+  void usedHome_isAUsageError_beforeAnythingRuns(@TempDir Path tmp) throws IOException {
     Path root = tmp.resolve("demo");
     assertEquals(0, Cli.run("demo", "--home", root.toString()).exit());
     Cli again = Cli.run("demo", "--home", root.toString());
-    assertNotEquals(0, again.exit(), again.toString());
+    assertEquals(2, again.exit(), again.toString());
+    assertEquals("", again.out());
+    assertEquals(
+        List.of("ratelimit: --home " + root + " is not empty: give a new or empty directory"),
+        again.errLines());
+
+    Path file = Files.writeString(tmp.resolve("a-file"), "x");
+    Cli notADirectory = Cli.run("demo", "--home", file.toString());
+    assertEquals(2, notADirectory.exit(), notADirectory.toString());
+    assertEquals(List.of("ratelimit: --home " + file + " is not a directory"), notADirectory.errLines());
+
+    Cli empty = Cli.run("demo", "--home", "");
+    assertEquals(2, empty.exit(), empty.toString());
+    assertEquals(
+        List.of("ratelimit: --home is empty: give a new or empty directory"), empty.errLines());
+  }
+
+  @Test
+  void emptyHome_isRefusedByTheQueriesAndTheRunner(@TempDir Path tmp) throws IOException {
+    Cli query = Cli.run("list-rate-limits", "--home", "");
+    assertEquals(2, query.exit(), query.toString());
+    assertTrue(query.err().contains("--home is empty"), query.err());
+    Path scenario = Files.writeString(tmp.resolve("s.json"), "{\"name\": \"n\", \"steps\": []}");
+    Cli simulate = Cli.run("simulate", "--home", "", scenario.toString());
+    assertEquals(2, simulate.exit(), simulate.toString());
+    assertTrue(simulate.err().contains("--home is empty"), simulate.err());
   }
 }

@@ -56,6 +56,9 @@ public final class HomeSnapshot implements AutoCloseable {
    *     (a {@code CURRENT} file), or the copy cannot be opened
    */
   public static HomeSnapshot open(Path home) {
+    if (home.toString().isEmpty()) { // Path.of("") would be the working directory
+      throw new HomeException("--home is empty: give the node home's directory");
+    }
     if (!Files.isDirectory(home)) {
       throw new HomeException("home " + home + " is not a directory");
     }
