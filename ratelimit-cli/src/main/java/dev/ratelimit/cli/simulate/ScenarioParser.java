@@ -356,6 +356,10 @@ public final class ScenarioParser {
         throw o.fail("advance_seconds", "is too large: " + advance.get());
       }
       next = clock.time.plusSeconds(advance.get().longValueExact());
+      if (!StrictObject.isTimestamp(next)) {
+        throw o.fail(
+            "advance_seconds", "takes the block time past " + StrictObject.LAST_TIME + ": " + next);
+      }
     }
     long height = clock.height + 1;
     Optional<BigInteger> h = o.optInteger("height", false);

@@ -242,8 +242,7 @@ final class Simulation implements AutoCloseable, StateView {
     } else if (action instanceof Step.Send s) {
       Step.PacketSpec p = s.packet();
       core.setNextSequence(p.sequence());
-      long timeoutNanos =
-          Math.multiplyExact(time.plusSeconds(3600).getEpochSecond(), 1_000_000_000L);
+      long timeoutNanos = timeoutNanos(time);
       middleware.sendPacket(
           ctx, p.sourcePort(), p.sourceChannel(), Height.ZERO, timeoutNanos, p.data());
     } else if (action instanceof Step.Recv r) {
@@ -279,6 +278,19 @@ final class Simulation implements AutoCloseable, StateView {
       throw new IllegalStateException("not an action: " + action);
     }
     return true;
+  }
+
+  /**
+   * A send's timeout, an hour after the block, in nanoseconds since 1970 (IBC's uint64), saturated
+   * for block times past 2262, where the nanoseconds leave a long (the stand-in channel never
+   * times a packet out).
+   */
+  static long timeoutNanos(Instant blockTime) {
+    long seconds = blockTime.getEpochSecond() + 3600;
+    if (seconds <= 0) {
+      return 0; // before 1970: no timestamp timeout, as IBC reads 0
+    }
+    return seconds >= Long.MAX_VALUE / 1_000_000_000L ? Long.MAX_VALUE : seconds * 1_000_000_000L;
   }
 
   /**

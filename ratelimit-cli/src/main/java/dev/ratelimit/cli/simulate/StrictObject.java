@@ -191,14 +191,28 @@ final class StrictObject {
   }
 
   Instant time(String text, String at) {
+    Instant t;
     try {
       // RFC 3339 allows a lower-case "t" and "z"
-      return OffsetDateTime.parse(text.toUpperCase(java.util.Locale.ROOT)).toInstant();
+      t = OffsetDateTime.parse(text.toUpperCase(java.util.Locale.ROOT)).toInstant();
     } catch (DateTimeParseException e) {
       throw where.malformed(
           label(at) + "expected an RFC 3339 time such as 2024-01-01T00:00:00Z, got \"" + text
               + "\"");
     }
+    if (!isTimestamp(t)) {
+      throw where.malformed(label(at) + "is outside " + FIRST_TIME + " to " + LAST_TIME);
+    }
+    return t;
+  }
+
+  /** The times a protobuf Timestamp holds (block times, epoch start times, genesis export). */
+  static final Instant FIRST_TIME = Instant.parse("0001-01-01T00:00:00Z");
+
+  static final Instant LAST_TIME = Instant.parse("9999-12-31T23:59:59.999999999Z");
+
+  static boolean isTimestamp(Instant t) {
+    return !t.isBefore(FIRST_TIME) && !t.isAfter(LAST_TIME);
   }
 
   // ---------------------------------------------------------------- helpers

@@ -117,6 +117,30 @@ class ScenarioParserTest {
   }
 
   @Test
+  void blockTimes_stayWithinWhatAProtobufTimestampHolds() {
+    assertEquals(
+        "f.json: n: start_time: is outside 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z",
+        malformed("{\"name\": \"n\", \"start_time\": \"0000-06-01T00:00:00Z\", \"steps\": []}"));
+    assertTrue(
+        malformed("{\"name\": \"n\", \"start_time\": \"9999-12-31T20:00:00Z\", \"steps\":"
+                + " [{\"op\": \"begin_block\", \"advance_seconds\": 36000}]}")
+            .endsWith("step 1 (begin_block): advance_seconds: takes the block time past"
+                + " 9999-12-31T23:59:59.999999999Z: +10000-01-01T06:00:00Z"));
+    // the last instant itself is a block time
+    Scenario s =
+        parse("{\"name\": \"n\", \"start_time\": \"9999-12-31T23:59:59Z\", \"steps\": []}").get(0);
+    assertEquals(Instant.parse("9999-12-31T23:59:59Z"), s.startTime());
+  }
+
+  @Test
+  void sendTimeout_isAnHourAfterTheBlock_saturatedWhereNanosecondsLeaveALong() {
+    assertEquals(3_600_000_000_000L, Simulation.timeoutNanos(Instant.EPOCH));
+    assertEquals(Long.MAX_VALUE, Simulation.timeoutNanos(Instant.parse("2262-04-11T23:00:00Z")));
+    assertEquals(Long.MAX_VALUE, Simulation.timeoutNanos(Instant.parse("9999-12-31T23:59:59Z")));
+    assertEquals(0, Simulation.timeoutNanos(Instant.parse("0001-01-01T00:00:00Z")));
+  }
+
+  @Test
   void genesisRejection_mayLeaveOutSteps_butOthersMayNot() {
     assertEquals(List.of(), parse("{\"name\": \"n\", \"expect_genesis\": {\"ok\": false}}").get(0).steps());
     assertTrue(malformed("{\"name\": \"n\"}").endsWith("f.json: n: steps: is required"));
