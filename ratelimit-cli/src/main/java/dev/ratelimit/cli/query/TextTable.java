@@ -3,8 +3,13 @@ package dev.ratelimit.cli.query;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
-/** A plain text table: left-aligned columns separated by two spaces, a header row first. */
+/**
+ * A plain text table: left-aligned columns separated by two spaces, a header row first. A cell
+ * holding a control character (a newline in a denom a module blacklisted, say) is shown quoted
+ * with the character escaped, so every row stays one line.
+ */
 public final class TextTable {
   private final List<String> header;
   private final List<List<String>> rows = new ArrayList<>();
@@ -19,8 +24,27 @@ public final class TextTable {
       throw new IllegalArgumentException(
           "expected " + header.size() + " cells, got " + cells.length + ": " + Arrays.toString(cells));
     }
-    rows.add(List.of(cells));
+    rows.add(Arrays.stream(cells).map(TextTable::cell).toList());
     return this;
+  }
+
+  /** {@code value} as one line: as it is, or quoted with its control characters escaped. */
+  static String cell(String value) {
+    if (value.chars().noneMatch(c -> c < 0x20 || c == 0x7f)) {
+      return value;
+    }
+    StringBuilder sb = new StringBuilder("\"");
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c < 0x20 || c == 0x7f) {
+        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+      } else if (c == '"' || c == '\\') {
+        sb.append('\\').append(c);
+      } else {
+        sb.append(c);
+      }
+    }
+    return sb.append('"').toString();
   }
 
   public boolean isEmpty() {
