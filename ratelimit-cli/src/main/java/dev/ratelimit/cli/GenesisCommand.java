@@ -61,6 +61,7 @@ final class GenesisCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       try (HomeSnapshot snapshot = HomeSnapshot.open(home)) {
+        snapshot.warnings().forEach(w -> io.err().println("ratelimit: warning: " + w));
         var genesis = snapshot.keeper().exportGenesis(snapshot.context(Instant.EPOCH));
         io.out().print(QueryOutput.protoJson(GenesisCodec.toProto(genesis)));
         io.out().flush();

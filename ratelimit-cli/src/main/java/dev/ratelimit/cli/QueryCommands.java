@@ -61,6 +61,7 @@ final class QueryCommands {
     @Override
     public final Integer call() {
       try (HomeSnapshot home = HomeSnapshot.open(options.home)) {
+        home.warnings().forEach(w -> io.err().println("ratelimit: warning: " + w));
         if (home.lastBlock().isEmpty() && needsTime()) {
           io.err().println(
               "ratelimit: warning: " + options.home + " records no last block; measuring from the"

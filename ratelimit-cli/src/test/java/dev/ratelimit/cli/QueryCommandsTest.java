@@ -27,9 +27,7 @@ class QueryCommandsTest {
   @BeforeAll
   static void demoHome() throws Exception {
     home = tmp.resolve("home");
-    Path walkthrough =
-        Path.of(QueryCommandsTest.class.getResource("/scenarios/conformance/walkthrough.json").toURI());
-    Cli r = Cli.run("simulate", "--home", home.toString(), walkthrough.toString());
+    Cli r = Cli.run("simulate", "--home", home.toString(), walkthrough().toString());
     assertEquals(0, r.exit(), r.toString());
   }
 
@@ -37,6 +35,44 @@ class QueryCommandsTest {
     String[] all = Stream.concat(Stream.of(args), Stream.of("--home", home.toString()))
         .toArray(String[]::new);
     return Cli.run(all);
+  }
+
+  /**
+   * iq80 reports a damaged write-ahead log record on System.out and skips it: the query's output
+   * stays clean JSON, and the damage is a warning on stderr.
+   */
+  @Test
+  void damagedWriteAheadLog_isAWarningOnStderr_andStdoutStaysTheAnswer() throws IOException {
+    Path damaged = tmp.resolve("damaged");
+    Cli made = Cli.run("simulate", "--home", damaged.toString(), walkthrough().toString());
+    assertEquals(0, made.exit(), made.toString());
+    Path log;
+    try (Stream<Path> files = Files.list(damaged.resolve("data"))) {
+      log = files.filter(f -> f.toString().endsWith(".log")).findFirst().orElseThrow();
+    }
+    byte[] garbage = new byte[2000];
+    new java.util.Random(7).nextBytes(garbage);
+    Files.write(log, garbage);
+
+    Cli r = Cli.run("list-rate-limits", "--output", "json", "--home", damaged.toString());
+
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.out().startsWith("{\n  \"rate_limits\""), r.out());
+    assertFalse(r.out().contains("corruption"), r.out());
+    assertEquals(1, r.errLines().size(), r.toString());
+    assertTrue(
+        r.err().startsWith("ratelimit: warning: the database's write-ahead log is damaged (LevelDB:"
+            + " corruption of"),
+        r.err());
+  }
+
+  private static Path walkthrough() {
+    try {
+      return Path.of(
+          QueryCommandsTest.class.getResource("/scenarios/conformance/walkthrough.json").toURI());
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   @Test

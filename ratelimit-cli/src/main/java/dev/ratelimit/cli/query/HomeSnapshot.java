@@ -7,9 +7,12 @@ import dev.ratelimit.core.store.KvStore;
 import dev.ratelimit.core.store.LevelDbKvStore;
 import dev.ratelimit.core.store.NodeHome;
 import dev.ratelimit.core.store.StorageException;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +20,9 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -35,18 +40,50 @@ public final class HomeSnapshot implements AutoCloseable {
   private final LevelDbKvStore db;
   private final Optional<NodeHome.LastBlock> lastBlock;
   private final Optional<Map<String, String>> chainIds;
+  private final List<String> warnings;
 
   private HomeSnapshot(
       Path home,
       Path copy,
       LevelDbKvStore db,
       Optional<NodeHome.LastBlock> lastBlock,
-      Optional<Map<String, String>> chainIds) {
+      Optional<Map<String, String>> chainIds,
+      List<String> warnings) {
     this.home = home;
     this.copy = copy;
     this.db = db;
     this.lastBlock = lastBlock;
     this.chainIds = chainIds;
+    this.warnings = List.copyOf(warnings);
+  }
+
+  /**
+   * Opens the copy. iq80 LevelDB reports a damaged write-ahead log record on System.out while it
+   * recovers and skips it (a node reopening the home would do the same); caught here, so a query's
+   * output stays clean, and kept as warnings for stderr.
+   */
+  private static LevelDbKvStore openReportingDamage(Path copy, List<String> warnings) {
+    PrintStream stdout = System.out;
+    ByteArrayOutputStream reported = new ByteArrayOutputStream();
+    LevelDbKvStore db;
+    try {
+      System.setOut(new PrintStream(reported, true, StandardCharsets.UTF_8));
+      db = LevelDbKvStore.open(copy);
+    } finally {
+      System.setOut(stdout);
+    }
+    reported
+        .toString(StandardCharsets.UTF_8)
+        .lines()
+        .filter(line -> !line.isBlank())
+        .forEach(
+            line ->
+                warnings.add(
+                    "the database's write-ahead log is damaged (LevelDB: "
+                        + line.strip()
+                        + "); what it lost is not read, as a node reopening the home would not"
+                        + " read it"));
+    return db;
   }
 
   /**
@@ -77,15 +114,16 @@ public final class HomeSnapshot implements AutoCloseable {
       throw new HomeException("cannot copy " + data + " for reading: " + e.getMessage(), e);
     }
     LevelDbKvStore db;
+    List<String> warnings = new ArrayList<>();
     try {
-      db = LevelDbKvStore.open(copy);
+      db = openReportingDamage(copy, warnings);
     } catch (StorageException e) {
       deleteTree(copy);
       throw new HomeException("cannot open the database of " + home + ": " + e.getMessage(), e);
     }
     try {
       HomeSnapshot snapshot =
-          new HomeSnapshot(home, copy, db, NodeHome.readLastBlock(db), chainIds);
+          new HomeSnapshot(home, copy, db, NodeHome.readLastBlock(db), chainIds, warnings);
       snapshot.keeper().requireCurrentLayout(snapshot.context(Instant.EPOCH));
       return snapshot;
     } catch (RuntimeException e) {
@@ -102,6 +140,11 @@ public final class HomeSnapshot implements AutoCloseable {
   /** The node's whole store (a copy). */
   public KvStore db() {
     return db;
+  }
+
+  /** What opening the home reported (a damaged write-ahead log), for stderr. */
+  public List<String> warnings() {
+    return warnings;
   }
 
   /** The last committed block, if the home records one. */
