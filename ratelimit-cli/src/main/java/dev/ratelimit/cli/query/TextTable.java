@@ -1,9 +1,9 @@
 package dev.ratelimit.cli.query;
 
+import dev.ratelimit.core.model.Texts;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * A plain text table: left-aligned columns separated by two spaces, a header row first. A cell
@@ -30,21 +30,9 @@ public final class TextTable {
 
   /** {@code value} as one line: as it is, or quoted with its control characters escaped. */
   static String cell(String value) {
-    if (value.chars().noneMatch(c -> c < 0x20 || c == 0x7f)) {
-      return value;
-    }
-    StringBuilder sb = new StringBuilder("\"");
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (c < 0x20 || c == 0x7f) {
-        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-      } else if (c == '"' || c == '\\') {
-        sb.append('\\').append(c);
-      } else {
-        sb.append(c);
-      }
-    }
-    return sb.append('"').toString();
+    return value.chars().noneMatch(c -> c < 0x20 || c == 0x7f)
+        ? value
+        : Texts.quote(value, Integer.MAX_VALUE);
   }
 
   public boolean isEmpty() {

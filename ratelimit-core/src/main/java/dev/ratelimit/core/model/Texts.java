@@ -40,11 +40,19 @@ public final class Texts {
 
   /** {@code "value"} with control characters escaped and long values cut, or {@code null}. */
   public static String quote(String value) {
+    return quote(value, MAX_SHOWN);
+  }
+
+  /**
+   * {@code "value"} with control characters, quotes and backslashes escaped, cut after {@code
+   * maxShown} characters (with the length said), or {@code null}.
+   */
+  public static String quote(String value, int maxShown) {
     if (value == null) {
       return "null";
     }
     StringBuilder sb = new StringBuilder("\"");
-    int shown = Math.min(value.length(), MAX_SHOWN);
+    int shown = Math.min(value.length(), maxShown);
     for (int i = 0; i < shown; i++) {
       char c = value.charAt(i);
       if (c < 0x20 || c == 0x7f) {
@@ -56,7 +64,7 @@ public final class Texts {
       }
     }
     sb.append('"');
-    if (value.length() > MAX_SHOWN) {
+    if (value.length() > shown) {
       sb.append("... (").append(value.length()).append(" chars)");
     }
     return sb.toString();
