@@ -40,8 +40,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * new block starts ({@link Blocks}); the floors run in the same setting. Send sequences cycle
  * through {@value #SEQUENCE_WINDOW} values so the number of pending markers stays bounded, and
  * received packets cycle through as many sequences; the floors use the same cycling sequences in
- * their marker keys, so they touch as many distinct keys as the real operations. The limit's channel value is 10^30,
- * so no packet is ever rejected.
+ * their marker keys, so they touch as many distinct keys as the real operations. The limit's
+ * channel value is 10^30, so no packet is ever rejected.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)

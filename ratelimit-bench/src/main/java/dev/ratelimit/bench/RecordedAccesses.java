@@ -66,7 +66,7 @@ final class RecordedAccesses {
     return ops.get(i);
   }
 
-  /** Replays operation {@code i}'s accesses on {@code store}, sequence keys with {@code sequence}. */
+  /** Replays operation {@code i}'s accesses on {@code store}, with {@code sequence} in its keys. */
   void replay(int i, long sequence, KvStore store, Blackhole bh) {
     List<RecordingKvStore.Op> accesses = ops.get(i);
     boolean[] withSequence = sequenced.get(i);

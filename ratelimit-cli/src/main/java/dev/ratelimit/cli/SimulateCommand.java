@@ -25,9 +25,9 @@ import picocli.CommandLine.Parameters;
     description = {
       "Run scenario files through the real module, with the host faked from each scenario.",
       "",
-      "Scenarios follow docs/SCENARIOS.md. Prints one line per failed expectation, 'file: scenario name:"
-          + " step N (op): expected ... got ...' (steps numbered from 1), then 'N passed,"
-          + " M failed' (scenarios); a scenario goes on after a failed expectation. Exit 0 when"
+      "Scenarios follow docs/SCENARIOS.md. Prints one line per failed expectation, 'file:"
+          + " scenario name: step N (op): expected ... got ...' (steps numbered from 1), then"
+          + " 'N passed, M failed' (scenarios); a scenario goes on after a failed expectation. Exit 0 when"
           + " all pass, 1 when any fails, 2 when a file is malformed (bad JSON, unknown op or key,"
           + " a value of the wrong type, time or height going backwards): one line naming the"
           + " file, scenario and step, and nothing runs.",

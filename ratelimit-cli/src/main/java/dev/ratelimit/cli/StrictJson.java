@@ -20,7 +20,7 @@ import java.nio.charset.StandardCharsets;
  */
 public final class StrictJson {
   /** The reader; numbers with a fraction are read exactly. */
-  public static final ObjectMapper MAPPER =
+  private static final ObjectMapper MAPPER =
       JsonMapper.builder()
           .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)

@@ -49,7 +49,8 @@ class DemoCommandTest {
     Path file = Files.writeString(tmp.resolve("a-file"), "x");
     Cli notADirectory = Cli.run("demo", "--home", file.toString());
     assertEquals(2, notADirectory.exit(), notADirectory.toString());
-    assertEquals(List.of("ratelimit: --home " + file + " is not a directory"), notADirectory.errLines());
+    assertEquals(
+        List.of("ratelimit: --home " + file + " is not a directory"), notADirectory.errLines());
 
     Cli empty = Cli.run("demo", "--home", "");
     assertEquals(2, empty.exit(), empty.toString());

@@ -1,10 +1,10 @@
 package dev.ratelimit.app.chain;
 
+import dev.ratelimit.core.model.Sha256;
 import dev.ratelimit.core.store.WriteBatch;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -44,7 +44,7 @@ final class AppHash {
       throw new IllegalArgumentException(
           "a previous app hash has 32 bytes, got " + previous.length);
     }
-    MessageDigest digest = sha256();
+    MessageDigest digest = Sha256.newDigest();
     digest.update(previous);
     ByteBuffer length = ByteBuffer.allocate(Integer.BYTES); // big-endian by default
     batch.forEach(
@@ -61,13 +61,5 @@ final class AppHash {
           }
         });
     return digest.digest();
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform must provide SHA-256", e);
-    }
   }
 }

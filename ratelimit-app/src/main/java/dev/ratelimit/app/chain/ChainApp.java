@@ -549,7 +549,9 @@ public final class ChainApp implements AutoCloseable {
 
     private IllegalStateException refused() {
       return new IllegalStateException(
-          writer != null ? "the database is written only by a block's commit" : "queries are read-only");
+          writer != null
+              ? "the database is written only by a block's commit"
+              : "queries are read-only");
     }
   }
 }

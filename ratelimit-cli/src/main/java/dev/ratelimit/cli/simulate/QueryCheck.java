@@ -107,11 +107,7 @@ final class QueryCheck {
       throw new RateLimitException(
           ErrorCode.INVALID_CHANNEL_OR_CLIENT_ID, "not a channel or client id: \"" + id + "\"");
     }
-    try {
-      return new Path(q.denom().orElseThrow(), id);
-    } catch (IllegalArgumentException e) { // an empty or malformed denom: the request is invalid
-      throw new RateLimitException(ErrorCode.INVALID_REQUEST, e.getMessage());
-    }
+    return Simulation.asRequest(() -> new Path(q.denom().orElseThrow(), id)); // an empty denom
   }
 
   private static void direction(

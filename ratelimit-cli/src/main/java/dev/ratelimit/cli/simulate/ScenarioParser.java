@@ -1,10 +1,10 @@
 package dev.ratelimit.cli.simulate;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ratelimit.cli.StrictJson;
 import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
+import dev.ratelimit.cli.StrictJson;
 import dev.ratelimit.middleware.ibc.GoJson;
 import dev.ratelimit.proto.v1.GenesisState;
 import java.io.IOException;
@@ -24,10 +24,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Reads scenario files strictly (docs/SCENARIOS.md): unknown keys anywhere, an unknown op, a value of the
- * wrong type, both {@code time} and {@code advance_seconds}, or time or height going backwards
- * fail with a {@link MalformedScenarioException} naming the file, the scenario and the step.
- * Everything a run needs is checked here, before anything runs.
+ * Reads scenario files strictly (docs/SCENARIOS.md): unknown keys anywhere, an unknown op, a
+ * value of the wrong type, both {@code time} and {@code advance_seconds}, or time or height going
+ * backwards fail with a {@link MalformedScenarioException} naming the file, the scenario and the
+ * step. Everything a run needs is checked here, before anything runs.
  */
 public final class ScenarioParser {
   static final String DEFAULT_CHAIN_ID = "testchain-1";

@@ -13,10 +13,10 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * Runs scenarios (docs/SCENARIOS.md) and reports: one line per failed expectation ({@code file: scenario
- * name: step N (op): expected ... got ...}, steps numbered from 1), every step's outcome with
- * {@code verbose}, and the closing line {@code N passed, M failed} (scenarios). After a failed
- * expectation the scenario goes on.
+ * Runs scenarios (docs/SCENARIOS.md) and reports: one line per failed expectation ({@code file:
+ * scenario name: step N (op): expected ... got ...}, steps numbered from 1), every step's outcome
+ * with {@code verbose}, and the closing line {@code N passed, M failed} (scenarios). After a
+ * failed expectation the scenario goes on.
  */
 public final class ScenarioRunner {
   private static final Pattern INTEGER = Pattern.compile("-?[0-9]{1,100}");

@@ -36,6 +36,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -298,8 +299,20 @@ final class Simulation implements AutoCloseable, StateView {
    * fails the step as {@code invalid_request}, as a module calling the keeper would report it.
    */
   private static void keeperApi(Runnable call) {
+    asRequest(
+        () -> {
+          call.run();
+          return null;
+        });
+  }
+
+  /**
+   * {@code value}'s result; an argument refused by a record or the keeper ({@link
+   * IllegalArgumentException}) is a request that fails as {@code invalid_request}.
+   */
+  static <T> T asRequest(Supplier<T> value) {
     try {
-      call.run();
+      return value.get();
     } catch (IllegalArgumentException e) {
       throw new RateLimitException(ErrorCode.INVALID_REQUEST, e.getMessage());
     }

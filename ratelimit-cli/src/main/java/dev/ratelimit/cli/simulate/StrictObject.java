@@ -1,6 +1,8 @@
 package dev.ratelimit.cli.simulate;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.Timestamp;
+import com.google.protobuf.util.Timestamps;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -206,13 +208,17 @@ final class StrictObject {
     return t;
   }
 
-  /** The times a protobuf Timestamp holds (block times, epoch start times, genesis export). */
-  static final Instant FIRST_TIME = Instant.parse("0001-01-01T00:00:00Z");
+  /** The range of a protobuf Timestamp (block times, epoch start times, genesis export). */
+  static final Instant FIRST_TIME = instant(Timestamps.MIN_VALUE);
 
-  static final Instant LAST_TIME = Instant.parse("9999-12-31T23:59:59.999999999Z");
+  static final Instant LAST_TIME = instant(Timestamps.MAX_VALUE);
 
   static boolean isTimestamp(Instant t) {
-    return !t.isBefore(FIRST_TIME) && !t.isAfter(LAST_TIME);
+    return Timestamps.isValid(t.getEpochSecond(), t.getNano());
+  }
+
+  private static Instant instant(Timestamp t) {
+    return Instant.ofEpochSecond(t.getSeconds(), t.getNanos());
   }
 
   // ---------------------------------------------------------------- helpers

@@ -9,16 +9,18 @@ import java.security.NoSuchAlgorithmException;
  */
 public final class Sha256 {
   private static final ThreadLocal<MessageDigest> DIGEST =
-      ThreadLocal.withInitial(
-          () -> {
-            try {
-              return MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-              throw new IllegalStateException("every Java platform must provide SHA-256", e);
-            }
-          });
+      ThreadLocal.withInitial(Sha256::newDigest);
 
   private Sha256() {}
+
+  /** A fresh SHA-256 digest, for a caller that feeds it in parts (a store, a write batch). */
+  public static MessageDigest newDigest() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform must provide SHA-256", e);
+    }
+  }
 
   /**
    * The 32-byte SHA-256 of {@code data}.

@@ -1,8 +1,8 @@
 package dev.ratelimit.core.store;
 
+import dev.ratelimit.core.model.Sha256;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Objects;
 
 /**
@@ -22,7 +22,7 @@ public final class StoreDigest {
   /** The 32-byte SHA-256 digest of {@code store}'s content (of the empty input if it is empty). */
   public static byte[] sha256(KvStore store) {
     Objects.requireNonNull(store, "store");
-    MessageDigest digest = newSha256();
+    MessageDigest digest = Sha256.newDigest();
     ByteBuffer length = ByteBuffer.allocate(Integer.BYTES); // big-endian by default
     try (KvScan scan = store.scan(null, null)) {
       while (scan.hasNext()) {
@@ -39,13 +39,5 @@ public final class StoreDigest {
   /** {@link #sha256(KvStore)} as 64 lower-case hex digits. */
   public static String hex(KvStore store) {
     return Bytes.hex(sha256(store));
-  }
-
-  private static MessageDigest newSha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform must provide SHA-256", e);
-    }
   }
 }
