@@ -12,6 +12,7 @@ import dev.ratelimit.core.model.PureMemo;
 import dev.ratelimit.middleware.ibc.Acknowledgement;
 import dev.ratelimit.middleware.transfer.DenomTrace;
 import java.math.BigInteger;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -63,6 +64,29 @@ class BenchmarksSmokeTest {
         assertEquals(HotPathBenchmark.FLOW.outflow().add(moved), flow.outflow(), path.toString());
         assertEquals(HotPathBenchmark.FLOW.inflow().add(moved), flow.inflow(), path.toString());
       }
+    });
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {Engines.MEMORY, Engines.LEVELDB})
+  void hotPath_txFloors_commitTheirWritesIntoTheBlock(String engine) {
+    withHotPath(engine, b -> {
+      List<RecordingKvStore.Op> send = b.sendAccesses().of(0);
+      RecordingKvStore.Op marker = send.get(send.size() - 1);
+      assertEquals(RecordingKvStore.Op.Kind.PUT, marker.kind());
+      for (long sequence = 1; sequence <= 3; sequence++) {
+        byte[] key = marker.withSequence(sequence).key();
+        assertFalse(b.blockStore().has(key), "before floor " + sequence);
+        b.txFloorSend(BH);
+        assertTrue(b.blockStore().has(key), "after floor " + sequence);
+      }
+      // the receive's floor writes the recorded row (the genesis flow plus one packet's inflow)
+      List<RecordingKvStore.Op> recv = b.recvAccesses().of(0);
+      RecordingKvStore.Op row = recv.get(recv.size() - 1);
+      assertEquals(RecordingKvStore.Op.Kind.PUT, row.kind());
+      assertFalse(Arrays.equals(row.value(), b.blockStore().get(row.key()).orElseThrow()));
+      b.txFloorRecv(BH);
+      assertArrayEquals(row.value(), b.blockStore().get(row.key()).orElseThrow());
     });
   }
 
