@@ -68,7 +68,6 @@ public class HotPathBenchmark {
   private boolean secondPath;
   private RecordedAccesses sendAccesses;
   private RecordedAccesses recvAccesses;
-  private long floorSequence;
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -91,11 +90,15 @@ public class HotPathBenchmark {
     RecordingKvStore recording = new RecordingKvStore(new MemoryKvStore());
     BenchChain probe = newChain(recording);
     BlockContext ctx = probe.root();
-    sendAccesses = RecordedAccesses.record(recording, 1, i -> probe.send(ctx));
+    sendAccesses =
+        RecordedAccesses.record(recording, 1, SEQUENCE_WINDOW, i -> probe.send(ctx));
     long[] sequence = {0};
     recvAccesses =
         RecordedAccesses.record(
-            recording, 1, i -> probe.recv(ctx, BenchChain.receivedPacket(++sequence[0])));
+            recording,
+            1,
+            SEQUENCE_WINDOW,
+            i -> probe.recv(ctx, BenchChain.receivedPacket(++sequence[0])));
   }
 
   /** The benchmark's chain over {@code store}: one limit, channel value 10^30. */
@@ -158,14 +161,14 @@ public class HotPathBenchmark {
   /** The floor of {@link #send}: its store accesses alone, on the block's branch. */
   @Benchmark
   public void storeFloorSend(Blackhole bh) {
-    replay(sendAccesses, blocks.current().store(), bh);
+    sendAccesses.replayNext(0, blocks.current().store(), bh);
     blocks.endTx();
   }
 
   /** The floor of {@link #recv}: its store accesses alone, on the block's branch. */
   @Benchmark
   public void storeFloorRecv(Blackhole bh) {
-    replay(recvAccesses, blocks.current().store(), bh);
+    recvAccesses.replayNext(0, blocks.current().store(), bh);
     blocks.endTx();
   }
 
@@ -187,7 +190,7 @@ public class HotPathBenchmark {
 
   private void replayInTx(RecordedAccesses accesses, Blackhole bh) {
     try (BlockContext tx = blocks.current().branch()) {
-      replay(accesses, tx.store(), bh);
+      accesses.replayNext(0, tx.store(), bh);
       tx.commit();
     }
     blocks.endTx();
@@ -199,23 +202,16 @@ public class HotPathBenchmark {
    */
   @Benchmark
   public void engineFloorSend(Blackhole bh) {
-    replay(sendAccesses, engines.store(), bh);
+    sendAccesses.replayNext(0, engines.store(), bh);
   }
 
-  /** Replays {@code accesses} on {@code store}, the sequence keys with the next sequence. */
-  private void replay(RecordedAccesses accesses, KvStore store, Blackhole bh) {
-    floorSequence = floorSequence >= SEQUENCE_WINDOW ? 1 : floorSequence + 1;
-    accesses.replay(0, floorSequence, store, bh);
+  /** The recorded accesses of a send and of a receive (for the smoke test). */
+  List<RecordingKvStore.Op> sendAccesses() {
+    return sendAccesses.of(0);
   }
 
-  /** The recorded accesses of a send (for the smoke test). */
-  RecordedAccesses sendAccesses() {
-    return sendAccesses;
-  }
-
-  /** The recorded accesses of a receive (for the smoke test). */
-  RecordedAccesses recvAccesses() {
-    return recvAccesses;
+  List<RecordingKvStore.Op> recvAccesses() {
+    return recvAccesses.of(0);
   }
 
   /** The current block's store (for the smoke test). */

@@ -66,7 +66,6 @@ public class ManyDenomsBenchmark {
   private int recvIndex;
   private int floorSendIndex;
   private int floorRecvIndex;
-  private long floorSequence;
 
   /** The path of turn {@code i}: its voucher's local denom on {@code channel-0}. */
   static Path path(int i) {
@@ -104,12 +103,15 @@ public class ManyDenomsBenchmark {
     RecordingKvStore recording = new RecordingKvStore(new MemoryKvStore());
     BenchChain probe = newChain(recording);
     BlockContext ctx = probe.root();
-    sendAccesses = RecordedAccesses.record(recording, DENOMS, i -> probe.send(ctx, sendData[i]));
+    sendAccesses =
+        RecordedAccesses.record(
+            recording, DENOMS, SEQUENCE_WINDOW, i -> probe.send(ctx, sendData[i]));
     long[] sequence = {0};
     recvAccesses =
         RecordedAccesses.record(
             recording,
             DENOMS,
+            SEQUENCE_WINDOW,
             i -> probe.recv(ctx, BenchChain.received(++sequence[0], received[i].data())));
   }
 
@@ -140,8 +142,7 @@ public class ManyDenomsBenchmark {
   /** The floor of {@link #send}: the next turn's recorded accesses alone. */
   @Benchmark
   public void storeFloorSend(Blackhole bh) {
-    floorSequence = floorSequence >= SEQUENCE_WINDOW ? 1 : floorSequence + 1;
-    sendAccesses.replay(floorSendIndex, floorSequence, blocks.current().store(), bh);
+    sendAccesses.replayNext(floorSendIndex, blocks.current().store(), bh);
     floorSendIndex = next(floorSendIndex);
     blocks.endTx();
   }
@@ -149,7 +150,7 @@ public class ManyDenomsBenchmark {
   /** The floor of {@link #recv}: the next turn's recorded accesses alone. */
   @Benchmark
   public void storeFloorRecv(Blackhole bh) {
-    recvAccesses.replay(floorRecvIndex, 0, blocks.current().store(), bh);
+    recvAccesses.replayNext(floorRecvIndex, blocks.current().store(), bh);
     floorRecvIndex = next(floorRecvIndex);
     blocks.endTx();
   }

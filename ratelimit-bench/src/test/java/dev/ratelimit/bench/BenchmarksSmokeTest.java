@@ -71,7 +71,7 @@ class BenchmarksSmokeTest {
   @ValueSource(strings = {Engines.MEMORY, Engines.LEVELDB})
   void hotPath_txFloors_commitTheirWritesIntoTheBlock(String engine) {
     withHotPath(engine, b -> {
-      List<RecordingKvStore.Op> send = b.sendAccesses().of(0);
+      List<RecordingKvStore.Op> send = b.sendAccesses();
       RecordingKvStore.Op marker = send.get(send.size() - 1);
       assertEquals(RecordingKvStore.Op.Kind.PUT, marker.kind());
       for (long sequence = 1; sequence <= 3; sequence++) {
@@ -81,7 +81,7 @@ class BenchmarksSmokeTest {
         assertTrue(b.blockStore().has(key), "after floor " + sequence);
       }
       // the receive's floor writes the recorded row (the genesis flow plus one packet's inflow)
-      List<RecordingKvStore.Op> recv = b.recvAccesses().of(0);
+      List<RecordingKvStore.Op> recv = b.recvAccesses();
       RecordingKvStore.Op row = recv.get(recv.size() - 1);
       assertEquals(RecordingKvStore.Op.Kind.PUT, row.kind());
       assertFalse(Arrays.equals(row.value(), b.blockStore().get(row.key()).orElseThrow()));

@@ -30,7 +30,7 @@ public final class TextTable {
 
   /** {@code value} as one line: as it is, or quoted with its control characters escaped. */
   static String cell(String value) {
-    return value.chars().noneMatch(c -> c < 0x20 || c == 0x7f)
+    return value.chars().noneMatch(Texts::isControl)
         ? value
         : Texts.quote(value, Integer.MAX_VALUE);
   }

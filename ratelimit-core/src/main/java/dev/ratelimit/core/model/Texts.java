@@ -55,7 +55,7 @@ public final class Texts {
     int shown = Math.min(value.length(), maxShown);
     for (int i = 0; i < shown; i++) {
       char c = value.charAt(i);
-      if (c < 0x20 || c == 0x7f) {
+      if (isControl(c)) {
         sb.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
       } else if (c == '"' || c == '\\') {
         sb.append('\\').append(c);
@@ -68,6 +68,11 @@ public final class Texts {
       sb.append("... (").append(value.length()).append(" chars)");
     }
     return sb.toString();
+  }
+
+  /** An ASCII control character (below U+0020, or DEL): what {@link #quote} escapes. */
+  public static boolean isControl(int c) {
+    return c < 0x20 || c == 0x7f;
   }
 
   /**

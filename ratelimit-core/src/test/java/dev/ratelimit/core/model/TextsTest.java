@@ -44,6 +44,12 @@ class TextsTest {
     assertEquals(lone, Texts.hasUnpairedSurrogate(utf16(units)));
   }
 
+  @ParameterizedTest
+  @CsvSource({"0, true", "1F, true", "20, false", "7E, false", "7F, true", "80, false", "85, false"})
+  void isControl_asciiControlsAndDelOnly(String hex, boolean control) {
+    assertEquals(control, Texts.isControl(Integer.parseInt(hex, 16)));
+  }
+
   /** UTF-16 code units as hex joined by '+' (every Go space is one unit: all are in the BMP). */
   private static String utf16(String units) {
     StringBuilder sb = new StringBuilder();
