@@ -62,11 +62,6 @@ final class RecordedAccesses {
     return new RecordedAccesses(ops, sequenced, sequenceWindow);
   }
 
-  /** How many operations were recorded. */
-  int count() {
-    return ops.size();
-  }
-
   /** The accesses of operation {@code i}. */
   List<RecordingKvStore.Op> of(int i) {
     return ops.get(i);

@@ -344,7 +344,6 @@ class RateLimitMiddlewareSendTest {
     h.assertOneInvalidPacketEvent(CH, ErrorCode.INVALID_PACKET_DATA.code());
   }
 
-
   @ParameterizedTest
   @ValueSource(strings = {"010", "+5", "-1", "0x64", "1_000", "1e3", "１"})
   void sendInvalidAmount_rejectsWithCode10NeverForwards(String amount) {

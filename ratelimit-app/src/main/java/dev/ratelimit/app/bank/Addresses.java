@@ -1,9 +1,8 @@
 package dev.ratelimit.app.bank;
 
 import dev.ratelimit.app.tx.TxException;
+import dev.ratelimit.core.model.Sha256;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -23,7 +22,7 @@ public final class Addresses {
    * first 20 bytes of SHA-256 of the name.
    */
   public static String module(String prefix, String moduleName) {
-    return Bech32.encode(prefix, first20(sha256(moduleName.getBytes(StandardCharsets.UTF_8))));
+    return Bech32.encode(prefix, first20(Sha256.hash(moduleName.getBytes(StandardCharsets.UTF_8))));
   }
 
   /**
@@ -36,7 +35,7 @@ public final class Addresses {
     byte[] preimage = new byte[version.length + 1 + contents.length];
     System.arraycopy(version, 0, preimage, 0, version.length);
     System.arraycopy(contents, 0, preimage, version.length + 1, contents.length);
-    return Bech32.encode(prefix, first20(sha256(preimage)));
+    return Bech32.encode(prefix, first20(Sha256.hash(preimage)));
   }
 
   /**
@@ -90,13 +89,5 @@ public final class Addresses {
 
   private static byte[] first20(byte[] digest) {
     return Arrays.copyOf(digest, ADDRESS_BYTES);
-  }
-
-  private static byte[] sha256(byte[] input) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(input);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform has SHA-256", e);
-    }
   }
 }

@@ -1,9 +1,8 @@
 package dev.ratelimit.app.ibc;
 
+import dev.ratelimit.core.model.Sha256;
 import dev.ratelimit.middleware.ibc.Packet;
 import java.nio.ByteBuffer;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 
 /** The commitments ibc-go stores for IBC v1 channels, byte for byte. */
@@ -19,25 +18,17 @@ public final class Commitments {
     b.putLong(packet.timeoutTimestamp());
     b.putLong(packet.timeoutHeight().revisionNumber());
     b.putLong(packet.timeoutHeight().revisionHeight());
-    b.put(sha256(packet.data()));
-    return sha256(b.array());
+    b.put(Sha256.hash(packet.data()));
+    return Sha256.hash(b.array());
   }
 
   /** ibc-go's {@code CommitAcknowledgement}: SHA-256 of the acknowledgement bytes. */
   public static byte[] acknowledgement(byte[] ack) {
-    return sha256(ack);
+    return Sha256.hash(ack);
   }
 
   /** A block time as IBC timestamps count it: unsigned nanoseconds since the Unix epoch. */
   public static long nanos(Instant time) {
     return Math.addExact(Math.multiplyExact(time.getEpochSecond(), 1_000_000_000L), time.getNano());
-  }
-
-  private static byte[] sha256(byte[] input) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(input);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform has SHA-256", e);
-    }
   }
 }

@@ -2,9 +2,8 @@ package dev.ratelimit.middleware.ibc;
 
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
+import dev.ratelimit.core.model.Sha256;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -49,7 +48,8 @@ public final class AcknowledgementCodec {
 
   private static final int RESULT = 0;
   private static final int ERROR = 1;
-  private static final byte[] UNIVERSAL_ERROR_ACK = sha256("UNIVERSAL_ERROR_ACKNOWLEDGEMENT");
+  private static final byte[] UNIVERSAL_ERROR_ACK =
+      Sha256.hash("UNIVERSAL_ERROR_ACKNOWLEDGEMENT".getBytes(StandardCharsets.US_ASCII));
   private static final Acknowledgement UNIVERSAL_ERROR =
       Acknowledgement.error("universal error acknowledgement");
 
@@ -114,13 +114,5 @@ public final class AcknowledgementCodec {
       throw new RateLimitException(ErrorCode.INVALID_ACKNOWLEDGEMENT, "\"result\" is empty");
     }
     return Acknowledgement.success(result);
-  }
-
-  private static byte[] sha256(String text) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.US_ASCII));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform has SHA-256", e);
-    }
   }
 }
