@@ -4,7 +4,7 @@ package dev.ratelimit.core;
  * Stable error codes of the {@code ratelimit} codespace (1-7 as the Go module's registry), plus
  * the three generic classes of the Cosmos SDK codespace that governance messages can fail with.
  *
- * <p>Tests and callers compare codes, never message text.
+ * <p>Callers compare codes, never message text.
  */
 public enum ErrorCode {
   RATE_LIMIT_ALREADY_EXISTS(Codespace.RATELIMIT, 1, "rate limit already exists"),

@@ -87,6 +87,8 @@ class ProposalHandlerTest {
                     any(reset("uatom", "channel-0"))))); // fails with 2
     assertInstanceOf(RateLimitException.class, e.getCause());
     assertEquals(ErrorCode.RATE_LIMIT_NOT_FOUND, ((RateLimitException) e.getCause()).code());
+    assertEquals("rate limit not found: proposal message 2 of 2 (/ratelimit.v1.MsgResetRateLimit)"
+        + " failed: " + e.getCause().getMessage(), e.getMessage());
     assertTrue(kit.keeper.hasRateLimit(kit.ctx, path("ustrd", "channel-0")));
     assertTrue(
         kit.keeper.isPendingSendPacket(kit.ctx, new PendingPacket("channel-0", "ustrd", 3)));

@@ -309,6 +309,20 @@ class RateLimitMiddlewareAckTest {
     verify(h.app).onTimeoutPacket(any(), eq(bad), any());
   }
 
+  @Test
+  void errorAckOfSequenceZero_changesNoFlowReportsCode9AndCallsTheApp() {
+    Packet bad = outgoing(0, OURS, THEIRS, data("ustrd", 60));
+    String before = h.digest();
+
+    ack(bad, utf8("{\"error\":\"x\"}"));
+
+    assertEquals(before, h.digest());
+    h.assertOneInvalidPacketEvent(OURS, 9);
+    assertEquals("invalid packet data: packet sequence must not be 0",
+        attributes(h.events(RateLimitEvents.INVALID_PACKET).get(0)).get("error"));
+    verify(h.app).onAcknowledgementPacket(any(), eq(bad), any(), any());
+  }
+
   // ---------------------------------------------------------------- the app fails the callback
 
   @Test

@@ -262,6 +262,18 @@ class RateLimitMiddlewareRecvTest {
   }
 
   @Test
+  void recvWithSequenceZero_answersCode9WithoutCallingTheApp() {
+    String before = h.digest();
+
+    assertEquals(errorAck(9), ackText(recv(packet(0, 1))));
+    assertEquals(before, h.digest());
+    verifyNoInteractions(h.app);
+    h.assertOneInvalidPacketEvent(OURS, 9);
+    assertEquals("invalid packet data: packet sequence must not be 0",
+        attributes(h.events(RateLimitEvents.INVALID_PACKET).get(0)).get("error"));
+  }
+
+  @Test
   void recvThatWouldOverflowTheInflow_answersCode11() {
     RateLimit rl = h.keeper.getRateLimit(h.ctx(), new Path("ustrd", OURS)).orElseThrow();
     h.keeper.setRateLimit(
@@ -359,6 +371,28 @@ class RateLimitMiddlewareRecvTest {
     assertEquals(flow(20, 0, 1000), h.flow("ustrd", OURS), "packet 5's inflow is given back");
     assertEquals(Set.of(), h.recvMarkers(OURS, "ustrd"));
     verify(h.downstream).writeAcknowledgement(h.aBranch(), eq(p), same(error));
+  }
+
+  /** Only the packet being received is the one whose marker is stored early: not another one. */
+  @Test
+  void writeAcknowledgementOfAnEarlierPacket_duringAnotherRecv_settlesOnlyThatPacket() {
+    appAnswers(Optional.empty());
+    Packet earlier = packet(4, 20);
+    recv(earlier); // async: marker 4
+    Acknowledgement error = Acknowledgement.error("forward failed");
+    when(h.app.onRecvPacket(any(), any(), any()))
+        .thenAnswer(
+            inv -> {
+              h.middleware.writeAcknowledgement(inv.getArgument(0), earlier, error);
+              return Optional.of(Acknowledgement.SUCCESS);
+            });
+    Packet p = packet(5, 30);
+
+    assertEquals(Optional.of(Acknowledgement.SUCCESS), recv(p));
+
+    assertEquals(flow(30, 0, 1000), h.flow("ustrd", OURS), "packet 4's inflow given back, 5's kept");
+    assertEquals(Set.of(), h.recvMarkers(OURS, "ustrd"), "5 was acked at once: no marker");
+    verify(h.downstream).writeAcknowledgement(h.aBranch(), eq(earlier), same(error));
   }
 
   @Test

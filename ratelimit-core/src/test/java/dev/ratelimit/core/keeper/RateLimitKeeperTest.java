@@ -375,6 +375,8 @@ class RateLimitKeeperTest {
     assertFalse(keeper.isPendingSendPacket(ctx(), pending("channel-1", "uatom", 10)));
 
     keeper.setPendingRecvPacket(ctx(), pending("channel-1", "uatom", 3));
+    assertTrue(keeper.isPendingRecvPacket(ctx(), pending("channel-1", "uatom", 3)));
+    assertFalse(keeper.isPendingSendPacket(ctx(), pending("channel-1", "uatom", 3)));
     assertEquals(List.of(pending("channel-1", "uatom", 3)), keeper.getAllPendingRecvPackets(ctx()));
     assertEquals(
         List.of(pending("channel-1", "uatom", 3)),
@@ -384,6 +386,30 @@ class RateLimitKeeperTest {
     keeper.removePendingRecvPacket(ctx(), pending("channel-1", "uatom", 3));
     assertEquals(List.of(), keeper.getAllPendingRecvPackets(ctx()));
     assertEquals(5, keeper.getAllPendingSendPackets(ctx()).size());
+  }
+
+  /** The middleware's fast path records the same markers as setPending*, and refuses sequence 0. */
+  @Test
+  void countedPackets_markersEqualThoseOfSetPending_sequenceZeroRefused() {
+    add("uatom", "channel-1", 10, 10, 24, 1000);
+    RateLimitedPacket counted = packet("channel-1", "uatom", 5);
+    assertTrue(keeper.checkRateLimitAndUpdateFlow(ctx(), SEND, counted));
+    keeper.setCountedSendPacket(ctx(), counted, 7);
+    keeper.setCountedRecvPacket(ctx(), counted, -1L); // 2^64 - 1
+    assertEquals(List.of(pending("channel-1", "uatom", 7)), keeper.getAllPendingSendPackets(ctx()));
+    assertEquals(List.of(pending("channel-1", "uatom", -1L)), keeper.getAllPendingRecvPackets(ctx()));
+    String withMarkers = chain.digest();
+    keeper.setPendingSendPacket(ctx(), pending("channel-1", "uatom", 7));
+    keeper.setPendingRecvPacket(ctx(), pending("channel-1", "uatom", -1L));
+    assertEquals(withMarkers, chain.digest(), "the same keys and values");
+
+    for (Executable zero : List.<Executable>of(
+        () -> keeper.setCountedSendPacket(ctx(), counted, 0),
+        () -> keeper.setCountedRecvPacket(ctx(), counted, 0))) {
+      assertEquals("sequence must be at least 1",
+          assertThrows(IllegalArgumentException.class, zero).getMessage());
+    }
+    assertEquals(withMarkers, chain.digest());
   }
 
   @Test
@@ -505,7 +531,9 @@ class RateLimitKeeperTest {
     Genesis exported = keeper.exportGenesis(ctx());
     assertEquals(canonical, exported.pendingSendPackets());
     // a limit added later on a marked path: listed once, through the index
+    assertTrue(Schema.MARKER_PATH.has(ctx().store(), path("a", "channel-1")));
     add("a", "channel-1", 10, 10, 24, 1000);
+    assertFalse(Schema.MARKER_PATH.has(ctx().store(), path("a", "channel-1"))); // the index names it
     assertEquals(canonical, keeper.getAllPendingSendPackets(ctx()));
     keeper.removeRateLimit(ctx(), path("a", "channel-1")); // removes that path's markers
     assertEquals(canonical.subList(2, canonical.size()), keeper.getAllPendingSendPackets(ctx()));
@@ -690,7 +718,8 @@ class RateLimitKeeperTest {
     keeper.setRateLimit(ctx(), new RateLimit(path("uatom", "channel-1"), new Quota(10, 10, 24),
         new Flow(BigInteger.ZERO, MAX, BigInteger.ZERO)));
     assertFailsUnchanged(ErrorCode.FLOW_OVERFLOW, () -> check(SEND, "channel-1", "uatom", 1));
-    assertTrue(check(RECV, "channel-1", "uatom", 1));
+    assertTrue(check(RECV, "channel-1", "uatom", 1)); // a flow this wide takes the exact rules
+    assertEquals(new Flow(BigInteger.ONE, MAX, BigInteger.ZERO), flowOf("uatom", "channel-1"));
   }
 
   // ---------------------------------------------------------------- undo
@@ -718,6 +747,12 @@ class RateLimitKeeperTest {
     // a recv marker with the same id does not undo a send
     keeper.setPendingRecvPacket(ctx(), marker);
     assertFalse(keeper.undoSendPacket(ctx(), marker, n(1)));
+    // a marker of a path without a limit is settled (removed) and changes no flow
+    PendingPacket unlimited = pending("channel-1", "ustrd", 1);
+    keeper.setPendingSendPacket(ctx(), unlimited);
+    assertFalse(keeper.undoSendPacket(ctx(), unlimited, n(1)));
+    assertFalse(keeper.isPendingSendPacket(ctx(), unlimited));
+    assertEquals(Optional.empty(), keeper.getRateLimit(ctx(), path("ustrd", "channel-1")));
   }
 
   @Test
@@ -968,12 +1003,24 @@ class RateLimitKeeperTest {
   }
 
   @Test
+  void remainingCapacity_ofAWindowBeyondTheTimeline_neverResets() {
+    add("uatom", "channel-1", 10, 10, -1L, 1000); // 2^64 - 1 hours
+    RemainingCapacity rc = keeper.remainingCapacity(ctx(), path("uatom", "channel-1"));
+    assertEquals(Instant.MAX, rc.windowResetsAt());
+    assertEquals(Long.MAX_VALUE, rc.secondsUntilReset());
+  }
+
+  @Test
   void rejectedPacketMessage_carriesTheWindowResetTime() {
     add("uatom", "channel-1", 10, 10, 1, 1000);
     RateLimitException e = assertThrows(RateLimitException.class, () -> check(SEND, "channel-1", "uatom", 101));
     assertEquals(ErrorCode.QUOTA_EXCEEDED, e.code());
-    // the numbers a wallet needs: not asserted as prose, only that the reset instant is named
-    assertTrue(e.getMessage().contains("2024-01-01T07:00:00Z"), e.getMessage());
+    assertEquals("quota exceeded: send on channel-1/uatom: net outflow 101 would exceed 10% of channel value 1000"
+        + " (threshold 100); window resets at 2024-01-01T07:00:00Z (in 1800s)", e.getMessage());
+    assertTrue(check(SEND, "channel-1", "uatom", 30));
+    e = assertThrows(RateLimitException.class, () -> check(RECV, "channel-1", "uatom", 131));
+    assertEquals("quota exceeded: recv on channel-1/uatom: net inflow 101 would exceed 10% of channel value 1000"
+        + " (threshold 100); window resets at 2024-01-01T07:00:00Z (in 1800s)", e.getMessage());
   }
 
   // ---------------------------------------------------------------- long ids

@@ -333,7 +333,8 @@ class SchemaTest {
     MemoryKvStore store = new MemoryKvStore();
     Path p = new Path("uatom", "channel-1");
     for (Quota q : List.of(new Quota(0, 100, 1), new Quota(10, 10, 24), new Quota(100, 0, Long.MAX_VALUE),
-        new Quota(100, 100, 127), new Quota(1, 1, 128))) {
+        new Quota(100, 100, 127), new Quota(1, 1, 128),
+        new Quota(1, 1, Long.MIN_VALUE) /* 2^63 h: a 10-byte varint */, new Quota(1, 1, -1L) /* 2^64 - 1 h */)) {
       for (Flow f : List.of(
           new Flow(BigInteger.ZERO, BigInteger.ZERO, BigInteger.ZERO),
           new Flow(BigInteger.valueOf(8), BigInteger.valueOf(12), BigInteger.valueOf(100)),
@@ -517,7 +518,8 @@ class SchemaTest {
     byte[] key = Schema.LIMIT.key(p);
     for (String bad : List.of("", "0a", "0a0a", "0a0a18", "0a0a1800", "0a0a18" + "21" + "ff".repeat(33) + "0000",
         "0a0a180501", "0a0a18000000" + "00", "0a0a00000000" /* duration 0 */, "650a18000000" /* 101 % */,
-        "0a0a" + "ff".repeat(10) + "01000000" /* varint too long */)) {
+        "0a0a" + "ff".repeat(10) + "01000000" /* varint too long */,
+        "0a0a80", "0a0a" + "ff".repeat(9) /* varint cut off at the row's end */)) {
       store.put(key, HexFormat.of().parseHex(bad));
       assertThrows(StorageException.class, () -> Schema.LIMIT.get(store, p), bad);
     }

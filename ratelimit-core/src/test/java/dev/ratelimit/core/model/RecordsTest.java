@@ -56,6 +56,23 @@ class RecordsTest {
   }
 
   @Test
+  void amountsInRange_isZeroUpTo2pow256Exclusive() {
+    assertEquals(true, Amounts.inRange(BigInteger.ZERO));
+    assertEquals(true, Amounts.inRange(Amounts.LIMIT.subtract(BigInteger.ONE)));
+    assertEquals(false, Amounts.inRange(Amounts.LIMIT));
+    assertEquals(false, Amounts.inRange(BigInteger.ONE.negate()));
+    assertEquals(false, Amounts.inRange(null));
+  }
+
+  @Test
+  void hourEpoch_heightMayBeZero_notNegative() {
+    java.time.Instant hour = java.time.Instant.parse("2024-01-01T06:00:00Z");
+    assertEquals(0, new HourEpoch(0, hour, 0).epochStartHeight());
+    assertEquals("epoch_start_height must not be negative, got -1",
+        assertThrows(IllegalArgumentException.class, () -> new HourEpoch(6, hour, -1)).getMessage());
+  }
+
+  @Test
   void amountsParse_isCanonicalAsciiDecimalBelow2pow256() {
     assertEquals(BigInteger.ZERO, Amounts.parse("0", "x"));
     assertEquals(Amounts.LIMIT.subtract(BigInteger.ONE), Amounts.parse(Amounts.LIMIT.subtract(BigInteger.ONE).toString(), "x"));

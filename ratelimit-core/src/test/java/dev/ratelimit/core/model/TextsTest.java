@@ -1,7 +1,10 @@
 package dev.ratelimit.core.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -31,17 +34,44 @@ class TextsTest {
 
   @ParameterizedTest(name = "{0} -> {1}")
   @CsvSource({
-    "'', false",
-    "61, false",
-    "D83D+DE00, false",
-    "D800, true",
-    "DC00, true",
-    "61+D83D, true",
-    "DE00+D83D, true",
-    "D83D+DE00+D83D+DE00, false",
+    "'', -1",
+    "61, -1",
+    "D83D+DE00, -1",
+    "D800, 0",
+    "DC00, 0",
+    "61+D83D, 1",
+    "DE00+D83D, 0",
+    "D83D+DE00+D83D+DE00, -1",
+    "D83D+DE00+DC00, 2",
+    "61+62+D800+DC00+D800+63, 4",
   })
-  void hasLoneSurrogate(String units, boolean lone) {
-    assertEquals(lone, Texts.hasUnpairedSurrogate(utf16(units)));
+  void firstLoneSurrogate_isFoundAtItsIndex(String units, int index) {
+    String s = utf16(units);
+    assertEquals(index, Texts.firstUnpairedSurrogate(s));
+    assertEquals(index >= 0, Texts.hasUnpairedSurrogate(s));
+    if (index >= 0) {
+      assertEquals("field contains an unpaired surrogate at index " + index,
+          assertThrows(IllegalArgumentException.class, () -> Texts.requireWellFormed(s, "field"))
+              .getMessage());
+    } else {
+      assertSame(s, Texts.requireWellFormed(s, "field"));
+    }
+  }
+
+  /** Error messages show caller input quoted, escaped (as Go's %q would) and cut at 80 chars. */
+  @Test
+  void quote_escapesControlsQuotesAndBackslashes_andCutsLongValues() {
+    assertEquals("null", Texts.quote(null));
+    assertEquals("\"\"", Texts.quote(""));
+    assertEquals("\"uatom\"", Texts.quote("uatom"));
+    assertEquals("\" ibc/x \"", Texts.quote(" ibc/x "));
+    assertEquals("\"a\\u0000b\\u001fc\\u007fd\u0080\"", Texts.quote("a\u0000b\u001fc\u007fd\u0080"));
+    assertEquals("\"say \\\"hi\\\" \\\\ bye\"", Texts.quote("say \"hi\" \\ bye"));
+    String eighty = "x".repeat(80);
+    assertEquals("\"" + eighty + "\"", Texts.quote(eighty));
+    assertEquals("\"" + eighty + "\"... (81 chars)", Texts.quote(eighty + "y"));
+    assertEquals("\"ab\"... (3 chars)", Texts.quote("abc", 2));
+    assertEquals("\"abc\"", Texts.quote("abc", 3));
   }
 
   @ParameterizedTest

@@ -200,12 +200,12 @@ class QuotaRulesTest {
         assertThrows(RateLimitException.class, () -> QuotaRules.check(SEND, f, quota(10, 10), n(1)));
     assertEquals(ErrorCode.FLOW_OVERFLOW, e.code());
     assertEquals(11, e.code().code());
+    assertEquals("flow overflow: outflow " + MAX + " + 1 reaches 2^256", e.getMessage());
 
     Flow g = new Flow(MAX.subtract(n(4)), BigInteger.ZERO, BigInteger.ZERO);
-    assertEquals(
-        ErrorCode.FLOW_OVERFLOW,
-        assertThrows(RateLimitException.class, () -> QuotaRules.check(RECV, g, quota(10, 10), n(5)))
-            .code());
+    e = assertThrows(RateLimitException.class, () -> QuotaRules.check(RECV, g, quota(10, 10), n(5)));
+    assertEquals(ErrorCode.FLOW_OVERFLOW, e.code());
+    assertEquals("flow overflow: inflow " + MAX.subtract(n(4)) + " + 5 reaches 2^256", e.getMessage());
     // one below the limit is still fine
     assertEquals(
         new Flow(MAX, BigInteger.ZERO, BigInteger.ZERO),
@@ -521,6 +521,9 @@ class QuotaRulesTest {
     long limit = QuotaRules.SHORTCUT_LIMIT;
     assertThrows(IllegalArgumentException.class, () -> QuotaRules.addIfWithin(SEND, limit, 0, 0, 1, 1, 1));
     assertThrows(IllegalArgumentException.class, () -> QuotaRules.addIfWithin(SEND, 0, -1, 0, 1, 1, 1));
+    assertThrows(IllegalArgumentException.class, () -> QuotaRules.addIfWithin(SEND, 0, limit, 0, 1, 1, 1));
+    assertThrows(IllegalArgumentException.class, () -> QuotaRules.addIfWithin(SEND, 0, 0, -1, 1, 1, 1));
+    assertThrows(IllegalArgumentException.class, () -> QuotaRules.addIfWithin(SEND, 0, 0, 0, 1, 1, -1));
     assertThrows(IllegalArgumentException.class, () -> QuotaRules.addIfWithin(RECV, 0, 0, limit, 1, 1, 1));
     assertThrows(IllegalArgumentException.class, () -> QuotaRules.addIfWithin(RECV, 0, 0, 0, 1, 1, 101));
     assertEquals(limit - 1, QuotaRules.addIfWithin(RECV, limit - 1, 0, 0, 0, 0, 0));

@@ -170,6 +170,18 @@ class AcknowledgementCodecTest {
         AcknowledgementCodec.decode(UNIVERSAL).orElseThrow().error());
   }
 
+  /** What a code-14 event says of an ack with neither or both of its keys. */
+  @Test
+  void parse_namesTheMissingOrDoubledKey() {
+    assertEquals("invalid acknowledgement: neither \"result\" nor \"error\" is set",
+        assertThrows(RateLimitException.class, () -> AcknowledgementCodec.parse(utf8("{}")))
+            .getMessage());
+    assertEquals("invalid acknowledgement: both \"result\" and \"error\" are set",
+        assertThrows(RateLimitException.class,
+            () -> AcknowledgementCodec.parse(utf8("{\"error\":\"x\",\"result\":\"AQ==\"}")))
+            .getMessage());
+  }
+
   @Test
   void universalAck_isTheSha256OfItsName() throws Exception {
     byte[] digest =
