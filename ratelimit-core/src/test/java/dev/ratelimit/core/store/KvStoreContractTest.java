@@ -15,6 +15,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The behaviour every {@link KvStore} engine must share, run once per engine by a subclass. Scans
@@ -200,6 +202,26 @@ public abstract class KvStoreContractTest {
     }
     assertEquals(List.of("01=", "02=", "03="), seen);
     assertEquals(List.of("01=", "0250=09", "03=07", "04="), dump(store));
+  }
+
+  /** Whichever kind of write comes first while a scan is open, the scan goes on as it started. */
+  @ParameterizedTest(name = "{0} first")
+  @ValueSource(strings = {"put", "delete", "write"})
+  void scan_seesTheStoreAsOfItsStart_whicheverWriteComesFirst(String first) {
+    putAll("01", "02", "03");
+    List<String> seen = new ArrayList<>();
+    try (KvScan scan = store.scan(null, null)) {
+      seen.add(scan.next().toString());
+      switch (first) {
+        case "put" -> store.put(hex("0250"), hex("25"));
+        case "delete" -> store.delete(hex("02"));
+        default -> store.write(new WriteBatch().put(hex("0250"), hex("25")).delete(hex("03")));
+      }
+      while (scan.hasNext()) {
+        seen.add(scan.next().toString());
+      }
+    }
+    assertEquals(List.of("01=", "02=", "03="), seen);
   }
 
   // ---------------------------------------------------------------- write batches
