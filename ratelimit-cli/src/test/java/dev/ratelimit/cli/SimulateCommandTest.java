@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class SimulateCommandTest {
   private static final String FAILING = "/scenarios/failing/wrong-expectations.json";
+  private static final String EVERY_CHECK = "/scenarios/failing/every-check.json";
 
   @Test
   void failingExpectations_printOneLinePerFailure_andExit1() {
@@ -38,6 +39,84 @@ class SimulateCommandTest {
         w + "step 6 (check_pending): expected send_sequences [2, 9] got [2]",
         f + ": genesis expected to fail: genesis: expected code 12 got ok",
         "1 passed, 2 failed"), lines);
+  }
+
+  /**
+   * Every kind of expectation, each wrong on purpose, is reported: one line per differing field,
+   * with what the chain holds. The runner's failure reports are what outside test vectors rely on.
+   */
+  @Test
+  void everyKindOfCheck_reportsItsMismatch() {
+    String f = Cli.resource(EVERY_CHECK).toString();
+    Cli r = Cli.run("simulate", f);
+    assertEquals(1, r.exit(), r.toString());
+    String w = f + ": every check wrong on purpose: step ";
+    String flow = "{\"inflow\":\"0\",\"outflow\":\"%s\",\"channel_value\":\"1000\"}";
+    String limit = "[{\"path\":{\"denom\":\"ustrd\",\"channel_or_client_id\":\"channel-0\"},"
+        + "\"quota\":{\"max_percent_send\":\"10\",\"max_percent_recv\":\"10\",\"duration_hours\":\"24\"},"
+        + "\"flow\":" + flow + "}]";
+    String capacity = "send {threshold 100, net_flow 10, remaining 90} recv {threshold 100, net_flow -10,"
+        + " remaining 110} window_resets_at 2024-01-02T00:00:00Z seconds_until_reset 86400";
+    String notFound = "code 2 (rate limit not found: no rate limit on channel-0/uatom)";
+    String success = "ack success {\"result\":\"AQ==\"}";
+    assertEquals(List.of(
+        w + "1 (msg): expected code unauthorized got ok",
+        w + "4 (send): expected a failure got ok",
+        w + "4 (send): expected event transfer_denied{} got no transfer_denied event (emitted: none)",
+        w + "5 (check_rate_limit): expected flow.outflow 11 got 10",
+        w + "5 (check_rate_limit): expected flow.channel_value 999 got 1000",
+        w + "5 (check_rate_limit): expected quota.max_percent_send 20 got 10",
+        w + "5 (check_rate_limit): expected quota.duration_hours 12 got 24",
+        w + "6 (check_rate_limit): expected no rate limit on channel-0/ustrd got quota {send 10%,"
+            + " recv 10%, 24h} flow {inflow 0, outflow 10, channel_value 1000}",
+        w + "7 (check_rate_limit): expected a rate limit on channel-0/uatom got none",
+        w + "8 (check_pending): expected recv_sequences [3] got []",
+        w + "9 (check_epoch): expected epoch_number 1 got 0",
+        w + "9 (check_epoch): expected epoch_start_time 2024-01-01T01:00:00Z got 2024-01-01T00:00:00Z",
+        w + "9 (check_epoch): expected epoch_start_height 2 got 1",
+        w + "10 (check_blacklist): expected blacklist [uosmo] got [uatom]",
+        w + "11 (check_whitelist): expected whitelist [a->c] got [a->b]",
+        w + "12 (check_export): expected export rate_limits " + limit.formatted("9") + " got "
+            + limit.formatted("10"),
+        w + "12 (check_export): expected export whitelisted_address_pairs"
+            + " [{\"sender\":\"a\",\"receiver\":\"c\"}] got [{\"sender\":\"a\",\"receiver\":\"b\"}]",
+        w + "12 (check_export): expected export blacklisted_denoms [uosmo] got [uatom]",
+        w + "12 (check_export): expected export pending_send_packet_sequence_numbers"
+            + " [channel-0/2/ustrd] got [channel-0/1/ustrd]",
+        w + "12 (check_export): expected export pending_recv_packet_sequence_numbers"
+            + " [channel-0/3/ustrd] got []",
+        w + "12 (check_export): expected export hour_epoch {\"epoch_number\":\"1\",\"duration\":\"3600s\","
+            + "\"epoch_start_time\":\"2024-01-01T00:00:00Z\",\"epoch_start_height\":\"1\"} got"
+            + " {\"duration\":\"3600s\",\"epoch_start_time\":\"2024-01-01T00:00:00Z\",\"epoch_start_height\":\"1\"}",
+        w + "13 (check_query): expected paths [] got [channel-0/ustrd]",
+        w + "14 (check_query): expected paths [] got [channel-0/ustrd]",
+        w + "15 (check_query): expected paths [channel-0/uatom] got [channel-0/ustrd]",
+        w + "16 (check_query): expected send.threshold 1 got 100",
+        w + "16 (check_query): expected send.net_flow 1 got 10",
+        w + "16 (check_query): expected send.remaining 1 got 90",
+        w + "16 (check_query): expected recv.threshold 1 got 100",
+        w + "16 (check_query): expected recv.net_flow 1 got -10",
+        w + "16 (check_query): expected recv.remaining unlimited got 110",
+        w + "16 (check_query): expected window_resets_at 2024-01-01T01:00:00Z got 2024-01-02T00:00:00Z",
+        w + "16 (check_query): expected seconds_until_reset 1 got 86400",
+        w + "17 (check_query): expected an answer got " + notFound,
+        w + "18 (check_query): expected code 2 got " + capacity,
+        w + "19 (check_query): expected code 8 got " + notFound,
+        w + "20 (ack): expected a failure got ok",
+        w + "20 (ack): expected app_called false got true",
+        w + "21 (recv): expected ack async got " + success,
+        w + "21 (recv): expected a failure got " + success,
+        w + "21 (recv): expected code 4 got " + success,
+        w + "21 (recv): expected ack_bytes {} got {\"result\":\"AQ==\"}",
+        w + "21 (recv): expected app_called false got true",
+        w + "21 (recv): expected event transfer_denied{amount=2} got no transfer_denied event"
+            + " (emitted: none)",
+        w + "22 (timeout): expected a failure got ok",
+        w + "22 (timeout): expected event ratelimit_invalid_packet{code=10} got"
+            + " ratelimit_invalid_packet{module=ratelimit, channel_or_client=channel-0, code=9,"
+            + " error=invalid packet data: missing key \"amount\"}",
+        w + "23 (write_ack): expected code 4 got ok",
+        "0 passed, 1 failed"), r.outLines());
   }
 
   @Test

@@ -7,12 +7,15 @@ import dev.ratelimit.app.state.ChainInfo;
 import dev.ratelimit.app.tx.TxException;
 import dev.ratelimit.core.host.BankSupply;
 import dev.ratelimit.core.host.BlockContext;
+import dev.ratelimit.core.host.Event;
 import dev.ratelimit.core.host.EventSink;
 import dev.ratelimit.core.model.Amounts;
 import dev.ratelimit.core.store.MemoryKvStore;
 import dev.ratelimit.core.store.StoreDigest;
 import java.math.BigInteger;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class BankKeeperTest {
@@ -64,6 +67,37 @@ class BankKeeperTest {
     assertEquals(10, e.code());
     assertEquals(max, bank.totalSupply(ctx, "uosmo"));
     assertThrows(TxException.class, () -> bank.mint(ctx, bob, "uatom", Amounts.LIMIT));
+  }
+
+  @Test
+  void eachMovement_emitsItsCosmosEvent_andEmptyBalancesLeaveNoKeys() {
+    List<Event> events = new ArrayList<>();
+    BlockContext c = BlockContext.of(1, Instant.parse("2024-01-01T00:00:00Z"), store, events::add);
+    String empty = StoreDigest.hex(store);
+    bank.mint(c, alice, "uosmo", BigInteger.valueOf(100));
+    bank.send(c, alice, bob, "uosmo", BigInteger.valueOf(100));
+    bank.burn(c, bob, "uosmo", BigInteger.valueOf(100)); // the whole supply
+    assertEquals(
+        List.of(
+            Event.of("coinbase", "minter", alice, "amount", "100uosmo"),
+            Event.of("transfer", "recipient", bob, "sender", alice, "amount", "100uosmo"),
+            Event.of("burn", "burner", bob, "amount", "100uosmo")),
+        events);
+    assertEquals(BigInteger.ZERO, bank.totalSupply(c, "uosmo"));
+    assertEquals(empty, StoreDigest.hex(store), "zero balances and supply are deleted, not stored");
+
+    // nothing moves: no write, no event
+    bank.mint(c, alice, "uosmo", BigInteger.ZERO);
+    bank.mint(c, alice, "uosmo", BigInteger.TEN);
+    events.clear();
+    String before = StoreDigest.hex(store);
+    bank.send(c, alice, alice, "uosmo", BigInteger.TEN);
+    bank.send(c, alice, bob, "uosmo", BigInteger.ZERO);
+    bank.burn(c, alice, "uosmo", BigInteger.ZERO);
+    assertEquals(before, StoreDigest.hex(store));
+    assertEquals(List.of(), events);
+    assertEquals(10, assertThrows(TxException.class,
+        () -> bank.burn(c, alice, "1bad", BigInteger.ONE)).code());
   }
 
   @Test

@@ -46,7 +46,10 @@ class ScenarioRunnerTest {
         + " {\"channel_value\": %s, \"duration_hours\": \"24\"}}]}]}";
     assertEquals(List.of(), failures(s.formatted("100")));
     assertEquals(List.of(), failures(s.formatted("\"100\"")));
+    assertEquals(List.of(), failures(s.formatted("\"0100\""))); // numerically equal
     assertEquals(1, failures(s.formatted("101")).size());
+    assertEquals(1, failures(s.formatted("\"1e2\"")).size()); // text, not a number: unequal
+    assertEquals(1, failures(s.formatted("\"100x\"")).size());
   }
 
   @Test
