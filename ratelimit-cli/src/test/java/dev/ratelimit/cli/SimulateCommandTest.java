@@ -16,6 +16,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SimulateCommandTest {
   private static final String FAILING = "/scenarios/failing/wrong-expectations.json";
   private static final String EVERY_CHECK = "/scenarios/failing/every-check.json";
+  private static final String BAD_GENESIS =
+      "code 12 (invalid genesis: hour_epoch.duration must be 3600s, got 7200s)";
 
   @Test
   void failingExpectations_printOneLinePerFailure_andExit1() {
@@ -58,9 +60,12 @@ class SimulateCommandTest {
     String capacity = "send {threshold 100, net_flow 10, remaining 90} recv {threshold 100, net_flow -10,"
         + " remaining 110} window_resets_at 2024-01-02T00:00:00Z seconds_until_reset 86400";
     String notFound = "code 2 (rate limit not found: no rate limit on channel-0/uatom)";
+    String badGenesis = BAD_GENESIS;
     String success = "ack success {\"result\":\"AQ==\"}";
     assertEquals(List.of(
         w + "1 (msg): expected code unauthorized got ok",
+        w + "1 (msg): expected event transfer_denied{} got no transfer_denied event"
+            + " (emitted: ratelimit_add_rate_limit)",
         w + "4 (send): expected a failure got ok",
         w + "4 (send): expected event transfer_denied{} got no transfer_denied event (emitted: none)",
         w + "5 (check_rate_limit): expected flow.outflow 11 got 10",
@@ -114,9 +119,29 @@ class SimulateCommandTest {
         w + "22 (timeout): expected a failure got ok",
         w + "22 (timeout): expected event ratelimit_invalid_packet{code=10} got"
             + " ratelimit_invalid_packet{module=ratelimit, channel_or_client=channel-0, code=9,"
-            + " error=invalid packet data: missing key \"amount\"}",
+            + " error=invalid packet data: missing key \"amount\"} (fewer than expected)",
         w + "23 (write_ack): expected code 4 got ok",
-        "0 passed, 1 failed"), r.outLines());
+        f + ": genesis rejected with another code: genesis: expected code 13 got " + badGenesis,
+        f + ": genesis rejected where ok was expected: genesis: expected ok got " + badGenesis,
+        "1 passed, 3 failed"), r.outLines());
+  }
+
+  /** --verbose also shows what each check found, and how InitGenesis went. */
+  @Test
+  void everyKindOfCheck_verbose() {
+    String f = Cli.resource(EVERY_CHECK).toString();
+    List<String> lines = Cli.run("simulate", "--verbose", f).outLines();
+    String w = f + ": every check wrong on purpose: ";
+    for (String line : List.of(
+        w + "genesis: ok at height 1, 2024-01-01T00:00:00Z, hour epoch 0",
+        w + "step 5 (check_rate_limit): mismatch: quota {send 10%, recv 10%, 24h} flow {inflow 0,"
+            + " outflow 10, channel_value 1000}",
+        w + "step 24 (check_blacklist): as expected",
+        f + ": genesis rejected as expected: its steps do not run: genesis: rejected: " + BAD_GENESIS,
+        f + ": genesis rejected as expected: its steps do not run: passed")) {
+      assertTrue(lines.contains(line), line + " in " + lines);
+    }
+    assertFalse(String.join("\n", lines).contains("step 1 (check_blacklist)"), "its steps do not run");
   }
 
   @Test
