@@ -273,6 +273,25 @@ class RateLimitMiddlewareRecvTest {
         attributes(h.events(RateLimitEvents.INVALID_PACKET).get(0)).get("error"));
   }
 
+  /** IBC core would refuse such a port; the middleware still answers, never throws. */
+  @Test
+  void recvOnADestinationPortWithASlash_answersCode9_andItsAsyncAckChangesNothing() {
+    Packet p = new Packet(1, "transfer", THEIRS, "trans/fer", OURS, data("uosmo", "1", BOB, ALICE),
+        MiddlewareHarness.TIMEOUT_HEIGHT, MiddlewareHarness.TIMEOUT_TIMESTAMP);
+    String before = h.digest();
+
+    assertEquals(errorAck(9), ackText(recv(p)));
+    assertEquals(before, h.digest());
+    verifyNoInteractions(h.app);
+    h.assertOneInvalidPacketEvent(OURS, 9);
+
+    h.chain.events().clear();
+    h.middleware.writeAcknowledgement(h.ctx(), p, Acknowledgement.error("x"));
+    assertEquals(before, h.digest());
+    h.assertOneInvalidPacketEvent(OURS, 9);
+    verify(h.downstream).writeAcknowledgement(h.aBranch(), eq(p), any());
+  }
+
   @Test
   void recvThatWouldOverflowTheInflow_answersCode11() {
     RateLimit rl = h.keeper.getRateLimit(h.ctx(), new Path("ustrd", OURS)).orElseThrow();
