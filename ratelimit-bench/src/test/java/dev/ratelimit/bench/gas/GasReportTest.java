@@ -229,8 +229,10 @@ class GasReportTest {
     assertEquals(100, b.resets());
     assertEquals(1_054, b.noRollover());
     assertEquals(438_432, b.rollover());
+    // docs/PERFORMANCE.md quotes these two: the scan on our layout, and the Go module's hourly scan
+    assertEquals(14_461_130, b.scanAndReset());
+    assertEquals(8_249_121, b.goRollover());
     assertTrue(b.rollover() * 10 < b.goRollover(), b.toString());
-    assertTrue(b.rollover() * 10 < b.scanAndReset(), b.toString());
   }
 
   private static long bytes(List<StoreAccess> accesses) {
