@@ -22,6 +22,7 @@ import dev.ratelimit.core.model.PendingPacket;
 import dev.ratelimit.core.model.Quota;
 import dev.ratelimit.core.model.RateLimit;
 import dev.ratelimit.core.model.RateLimitedPacket;
+import dev.ratelimit.core.store.StorageException;
 import dev.ratelimit.core.model.WhitelistedAddressPair;
 import dev.ratelimit.core.testing.StoreEngine;
 import dev.ratelimit.core.testing.TestChain;
@@ -539,6 +540,22 @@ class RateLimitKeeperTest {
     assertEquals(canonical.subList(2, canonical.size()), keeper.getAllPendingSendPackets(ctx()));
   }
 
+  /** An indexed limit whose row is gone is store corruption: every reader says so, none guesses. */
+  @Test
+  void anIndexedLimitWithoutItsRow_isStorageCorruption_whereverItIsRead() {
+    add("uatom", "channel-1", 10, 10, 24, 1000);
+    ctx().store().delete(Schema.LIMIT.key(path("uatom", "channel-1")));
+    for (Executable read : List.<Executable>of(
+        () -> keeper.getRateLimit(ctx(), path("uatom", "channel-1")),
+        () -> keeper.getAllRateLimits(ctx()),
+        () -> keeper.resetRateLimit(ctx(), path("uatom", "channel-1")),
+        () -> keeper.removeRateLimit(ctx(), path("uatom", "channel-1")),
+        () -> keeper.addDenomToBlacklist(ctx(), "uatom"))) {
+      assertEquals("rate limit channel-1/uatom is indexed but has no row",
+          assertThrows(StorageException.class, read).getMessage());
+    }
+  }
+
   @Test
   void aPathWhoseRowKeyAnotherPathHolds_isRefused() {
     // a 128-bit collision cannot be found; plant a row under the path's key without its index
@@ -550,8 +567,10 @@ class RateLimitKeeperTest {
     assertFailsUnchanged(ErrorCode.RATE_LIMIT_ALREADY_EXISTS,
         () -> keeper.addRateLimit(ctx(), taken, new Quota(10, 10, 24)));
     String before = chain.digest();
-    assertThrows(IllegalStateException.class, () -> keeper.setRateLimit(ctx(),
+    IllegalStateException held = assertThrows(IllegalStateException.class, () -> keeper.setRateLimit(ctx(),
         new RateLimit(taken, new Quota(10, 10, 24), flow(0, 0, 1000))));
+    assertEquals("the store key of channel-1/uatom (a 16-byte hash of the path) is held by another"
+        + " path's rate limit", held.getMessage());
     // governance and queries go by the canonical index: the planted row is not taken's limit
     assertEquals(Optional.empty(), keeper.getRateLimit(ctx(), taken));
     assertFalse(keeper.hasRateLimit(ctx(), taken));

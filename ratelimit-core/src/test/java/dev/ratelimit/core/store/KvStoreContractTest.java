@@ -173,10 +173,11 @@ public abstract class KvStoreContractTest {
     assertEquals(keys("00", "7f", "80", "ff"), dumpKeys(store.scanPrefix(new byte[0])));
   }
 
-  @Test
-  void scan_exhaustedNextThrowsAndClosedScanRejectsUse() {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"store", "branch"})
+  void scan_exhaustedNextThrowsAndClosedScanRejectsUse(String of) {
     putAll("01");
-    KvScan scan = store.scan(null, null);
+    KvScan scan = of.equals("store") ? store.scan(null, null) : store.branch().scan(null, null);
     assertTrue(scan.hasNext());
     assertEquals("01=", scan.next().toString());
     assertFalse(scan.hasNext());
