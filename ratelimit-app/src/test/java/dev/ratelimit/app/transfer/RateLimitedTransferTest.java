@@ -199,6 +199,29 @@ class RateLimitedTransferTest {
             n.stride.ibc().packetAcknowledgement(ctx, "transfer", STRIDE_CH, seq)).orElseThrow());
   }
 
+  /** SPEC §5: the transfer app (not the rate limiter) requires amount > 0, on both paths. */
+  @Test
+  void zeroAmounts_areRefusedByTheTransferApp_onSendAndOnReceive() {
+    var aliceBefore = n.osmosis.balance(ALICE, UOSMO);
+    TxResult send = n.net.deliver(n.osmosis,
+        n.transferMsg(ALICE, OSMO_CH, UOSMO, 0, BOB, n.timeoutIn(Duration.ofMinutes(5))));
+    assertEquals(5, send.code(), send.log());
+    assertEquals("amount must be positive, got 0", send.log());
+    assertEquals(aliceBefore, n.osmosis.balance(ALICE, UOSMO));
+
+    Packet zero = new Packet(1, "transfer", OSMO_CH, "transfer", STRIDE_CH,
+        ("{\"denom\":\"uosmo\",\"amount\":\"0\",\"sender\":\"" + ALICE
+            + "\",\"receiver\":\"" + BOB + "\"}").getBytes(StandardCharsets.UTF_8),
+        Height.ZERO, Long.MAX_VALUE);
+    // in a query's context, discarded afterwards: the balance is read in the same context
+    List<Object> ackAndBalance = n.stride.query(ctx -> List.of(
+        n.stride.transfer().onRecvPacket(ctx, zero, "relayer").orElseThrow(),
+        n.stride.bank().balance(ctx, BOB, STRIDE_UOSMO)));
+    assertEquals("{\"error\":\"ABCI code: 5: error handling packet: see events for details\"}",
+        new String(((Acknowledgement) ackAndBalance.get(0)).toJsonBytes(), StandardCharsets.UTF_8));
+    assertEquals(big(100), ackAndBalance.get(1), "the 100 from the set-up only: nothing minted");
+  }
+
   @Test
   void timeoutByHeight_refundsAndUndoesTheOutflow() {
     n.addRateLimit(n.osmosis, UOSMO, OSMO_CH, 10, 10, 24);
