@@ -61,7 +61,7 @@ final class GenesisCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       try (HomeSnapshot snapshot = HomeSnapshot.open(home)) {
-        snapshot.warnings().forEach(w -> io.err().println("ratelimit: warning: " + w));
+        snapshot.warnings().forEach(io::warn);
         var genesis = snapshot.keeper().exportGenesis(snapshot.context(Instant.EPOCH));
         io.out().print(QueryOutput.protoJson(GenesisCodec.toProto(genesis)));
         io.out().flush();
@@ -116,7 +116,7 @@ final class GenesisCommand implements Callable<Integer> {
         throw new CliException(
             ExitCode.USAGE, file + ": " + Main.oneLine(e.getMessage()) + " (code " + e.code().label() + ")");
       }
-      decoded.warnings().forEach(w -> io.err().println("ratelimit: warning: " + w));
+      decoded.warnings().forEach(io::warn);
       io.out().println("valid");
       return ExitCode.OK;
     }

@@ -61,11 +61,9 @@ final class QueryCommands {
     @Override
     public final Integer call() {
       try (HomeSnapshot home = HomeSnapshot.open(options.home)) {
-        home.warnings().forEach(w -> io.err().println("ratelimit: warning: " + w));
+        home.warnings().forEach(io::warn);
         if (home.lastBlock().isEmpty() && needsTime()) {
-          io.err().println(
-              "ratelimit: warning: " + options.home + " records no last block; measuring from the"
-                  + " current time");
+          io.warn(options.home + " records no last block; measuring from the current time");
         }
         BlockContext ctx = home.context(Instant.now());
         io.out().print(answer(home, home.keeper(), ctx, options.output));
