@@ -223,5 +223,4 @@ public class HotPathBenchmark {
   Flow flowOf(Path path) {
     return chain.keeper().getRateLimit(blocks.current(), path).orElseThrow().flow();
   }
-
 }

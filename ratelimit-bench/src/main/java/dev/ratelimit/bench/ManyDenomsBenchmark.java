@@ -172,5 +172,4 @@ public class ManyDenomsBenchmark {
   List<RecordingKvStore.Op> recvAccessesOf(int i) {
     return recvAccesses.of(i);
   }
-
 }

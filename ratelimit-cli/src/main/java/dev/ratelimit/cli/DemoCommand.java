@@ -65,9 +65,7 @@ final class DemoCommand implements Callable<Integer> {
 
   /** The walk-through writes two fresh chain homes: refuse a place it cannot use, up front. */
   private static void requireNewOrEmpty(Path home) {
-    if (home.toString().isEmpty()) { // Path.of("") would be the working directory
-      throw CliException.usage("--home is empty: give a new or empty directory");
-    }
+    CliException.requireNewHomeNamed(home);
     if (!Files.exists(home)) {
       return;
     }

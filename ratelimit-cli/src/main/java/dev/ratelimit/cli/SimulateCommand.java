@@ -129,9 +129,7 @@ final class SimulateCommand implements Callable<Integer> {
 
   /** A home whose {@code data} directory does not exist or is empty. */
   static void requireFreshHome(Path home) {
-    if (home.toString().isEmpty()) { // Path.of("") would be the working directory
-      throw CliException.usage("--home is empty: give a new or empty directory");
-    }
+    CliException.requireNewHomeNamed(home);
     if (Files.exists(home) && !Files.isDirectory(home)) {
       throw CliException.usage("home " + home + " is not a directory");
     }

@@ -60,7 +60,6 @@ class SimulateCommandTest {
     String capacity = "send {threshold 100, net_flow 10, remaining 90} recv {threshold 100, net_flow -10,"
         + " remaining 110} window_resets_at 2024-01-02T00:00:00Z seconds_until_reset 86400";
     String notFound = "code 2 (rate limit not found: no rate limit on channel-0/uatom)";
-    String badGenesis = BAD_GENESIS;
     String success = "ack success {\"result\":\"AQ==\"}";
     assertEquals(List.of(
         w + "1 (msg): expected code unauthorized got ok",
@@ -121,8 +120,8 @@ class SimulateCommandTest {
             + " ratelimit_invalid_packet{module=ratelimit, channel_or_client=channel-0, code=9,"
             + " error=invalid packet data: missing key \"amount\"} (fewer than expected)",
         w + "23 (write_ack): expected code 4 got ok",
-        f + ": genesis rejected with another code: genesis: expected code 13 got " + badGenesis,
-        f + ": genesis rejected where ok was expected: genesis: expected ok got " + badGenesis,
+        f + ": genesis rejected with another code: genesis: expected code 13 got " + BAD_GENESIS,
+        f + ": genesis rejected where ok was expected: genesis: expected ok got " + BAD_GENESIS,
         "1 passed, 3 failed"), r.outLines());
   }
 
