@@ -119,7 +119,8 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
    * Rate-limits and sends an ICS-20 packet. Undecodable data and an invalid source channel also
    * emit {@code ratelimit_invalid_packet} (durable, like a received packet's; SPEC §6).
    *
-   * @throws RateLimitException code 9/10 (undecodable data), 8 (invalid source channel), 7
+   * @throws RateLimitException code 9/10 (undecodable data; 9 also when the channel returns
+   *     sequence 0), 8 (invalid source channel), 7
    *     (blacklisted), 4 (quota exceeded, with the numbers and the window reset time) or 11
    *     (flow overflow); nothing is written and nothing is sent
    */
@@ -146,6 +147,13 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
       boolean updated = keeper.checkRateLimitAndUpdateFlow(tx, PacketDirection.SEND, counted);
       long sequence =
           channel.sendPacket(tx, sourcePort, sourceChannel, timeoutHeight, timeoutTimestamp, data);
+      if (sequence == 0) { // IBC core never hands out 0; refused like a received packet's 0
+        RateLimitException e =
+            new RateLimitException(
+                ErrorCode.INVALID_PACKET_DATA, "the channel returned packet sequence 0");
+        ctx.emitDurable(RateLimitEvents.invalidPacket(sourceChannel, e.code(), e.getMessage()));
+        throw e;
+      }
       if (updated) {
         keeper.setCountedSendPacket(tx, counted, sequence);
       }

@@ -379,6 +379,16 @@ class RateLimitMiddlewareSendTest {
     h.assertOneInvalidPacketEvent(channel, ErrorCode.INVALID_CHANNEL_OR_CLIENT_ID.code());
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"ustrd", "uunlimited"})
+  void sendThatTheChannelGivesSequence0_rejectsWithCode9_limitedOrNot(String denom) {
+    h.nextSequence(0);
+
+    h.assertRejectedUnchanged(ErrorCode.INVALID_PACKET_DATA, () -> h.send(CH, data(denom, 1)));
+
+    h.assertOneInvalidPacketEvent(CH, ErrorCode.INVALID_PACKET_DATA.code());
+  }
+
   @Test
   void sendThatWouldOverflowTheOutflow_rejectsWithCode11() {
     BigInteger max = Amounts.LIMIT.subtract(BigInteger.ONE);

@@ -1,5 +1,7 @@
 package dev.ratelimit.core.rules;
 
+import dev.ratelimit.core.ErrorCode;
+import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.model.HourEpoch;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,10 +38,24 @@ public final class EpochRules {
     return elapsed.dividedBy(HOUR);
   }
 
-  /** The epoch after advancing {@code hours} at a block of {@code height}. */
+  /**
+   * The epoch after advancing {@code hours} at a block of {@code height}.
+   *
+   * @throws RateLimitException {@link ErrorCode#HOUR_EPOCH_INVALID} when the epoch number (a
+   *     uint64) would pass 2^64 − 1: a wrapped number would make every window miss its reset
+   */
   public static HourEpoch advance(HourEpoch epoch, long hours, long height) {
-    return new HourEpoch(
-        epoch.epochNumber() + hours, epoch.epochStartTime().plus(HOUR.multipliedBy(hours)), height);
+    long number = epoch.epochNumber() + hours;
+    if (Long.compareUnsigned(number, epoch.epochNumber()) < 0) {
+      throw new RateLimitException(
+          ErrorCode.HOUR_EPOCH_INVALID,
+          "hour epoch "
+              + Long.toUnsignedString(epoch.epochNumber())
+              + " + "
+              + hours
+              + " hours passes the largest epoch number, 2^64 - 1");
+    }
+    return new HourEpoch(number, epoch.epochStartTime().plus(HOUR.multipliedBy(hours)), height);
   }
 
   /**

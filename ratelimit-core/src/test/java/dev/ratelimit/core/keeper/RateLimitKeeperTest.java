@@ -815,6 +815,30 @@ class RateLimitKeeperTest {
   }
 
   @Test
+  void beginBlock_pastTheLargestEpochNumber_isCode13_andChangesNothing() {
+    long max = -1L; // 2^64 - 1, unsigned
+    try (TestChain wrap = TestChain.open(engine, tempDir.resolve("wrap"), GENESIS)) {
+      wrap.channels().add("channel-1", "osmosis-1");
+      wrap.bank().set("uatom", 1000);
+      wrap.initGenesis(new Genesis(
+          List.of(new RateLimit(path("uatom", "channel-1"), new Quota(10, 10, 1), flow(0, 50, 1000))),
+          List.of(), List.of(), List.of(), List.of(),
+          Optional.of(new HourEpoch(max - 2, Instant.parse("2024-01-01T06:00:00Z"), 1))));
+      wrap.beginBlock(Instant.parse("2024-01-01T08:00:01Z")); // + 2 hours: epoch 2^64 - 1
+      assertEquals(
+          Optional.of(new HourEpoch(max, Instant.parse("2024-01-01T08:00:00Z"), 2)),
+          wrap.keeper().getHourEpoch(wrap.ctx()));
+      String before = wrap.digest();
+
+      RateLimitException e = assertThrows(RateLimitException.class,
+          () -> wrap.beginBlock(Instant.parse("2024-01-01T09:00:01Z")));
+
+      assertEquals(ErrorCode.HOUR_EPOCH_INVALID, e.code());
+      assertEquals(before, wrap.digest(), "no wrapped epoch, no reset");
+    }
+  }
+
+  @Test
   void initGenesis_storesEpochOfGenesisHour() {
     assertEquals(
         Optional.of(new HourEpoch(6, Instant.parse("2024-01-01T06:00:00Z"), 1)),

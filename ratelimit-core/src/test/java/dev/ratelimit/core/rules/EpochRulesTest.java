@@ -2,8 +2,11 @@ package dev.ratelimit.core.rules;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ratelimit.core.ErrorCode;
+import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.model.HourEpoch;
 import java.time.Duration;
 import java.time.Instant;
@@ -63,6 +66,27 @@ class EpochRulesTest {
         new HourEpoch(11, t("2024-01-01T11:00:00Z"), 42), EpochRules.advance(epoch, 5, 42));
     assertEquals(
         new HourEpoch(30, t("2024-01-02T06:00:00Z"), 43), EpochRules.advance(epoch, 24, 43));
+  }
+
+  @Test
+  void advance_toTheLargestUint64_isAllowed_pastIt_isCode13NotAWrap() {
+    long max = -1L; // 2^64 - 1, unsigned
+    HourEpoch nearMax = new HourEpoch(max - 2, t("2024-01-01T06:00:00Z"), 10);
+    assertEquals(
+        new HourEpoch(max, t("2024-01-01T08:00:00Z"), 11), EpochRules.advance(nearMax, 2, 11));
+
+    RateLimitException e =
+        assertThrows(RateLimitException.class, () -> EpochRules.advance(nearMax, 3, 11));
+    assertEquals(ErrorCode.HOUR_EPOCH_INVALID, e.code());
+    assertEquals(
+        "hour epoch missing or invalid: hour epoch 18446744073709551613 + 3 hours passes the"
+            + " largest epoch number, 2^64 - 1",
+        e.getMessage());
+    RateLimitException fromMax =
+        assertThrows(
+            RateLimitException.class,
+            () -> EpochRules.advance(new HourEpoch(max, t("2024-01-01T06:00:00Z"), 10), 1, 11));
+    assertEquals(ErrorCode.HOUR_EPOCH_INVALID, fromMax.code());
   }
 
   // ---------------------------------------------------------------- windowEnds
