@@ -183,9 +183,11 @@ public final class RateLimitKeeper {
   }
 
   /**
-   * Adds a rate limit with a fresh flow {@code {0, 0, supply}}. Errors in this order: zero supply
-   * (3), already exists (1; also when another path's limit holds this path's {@link PathHash}),
-   * channel or client not found (6).
+   * Adds a rate limit with a fresh flow {@code {0, 0, supply}} and no pending markers: a marker
+   * the path held without a limit (imported, or set through this API) names a packet the new
+   * window never counted, so it must not give capacity back in it. Errors in this order: zero
+   * supply (3), already exists (1; also when another path's limit holds this path's {@link
+   * PathHash}), channel or client not found (6).
    */
   public RateLimit addRateLimit(BlockContext ctx, Path path, Quota quota) {
     Objects.requireNonNull(path, "path");
@@ -210,6 +212,7 @@ public final class RateLimitKeeper {
     }
     RateLimit rl = new RateLimit(path, quota, Flow.fresh(supply));
     setRateLimit(ctx, rl);
+    removeAllPendingPackets(ctx, path);
     return rl;
   }
 

@@ -194,6 +194,26 @@ class RateLimitKeeperTest {
   }
 
   @Test
+  void addRateLimit_clearsMarkersThePathHeldWithoutALimit_onlyThose() {
+    add("uatom", "channel-1", 10, 10, 24, 1000);
+    keeper.setPendingSendPacket(ctx(), pending("channel-1", "uatom", 1));
+    for (long seq = 1; seq <= 2; seq++) { // e.g. imported from a Go chain that removed its limit
+      keeper.setPendingSendPacket(ctx(), pending("channel-11", "uatom", seq));
+      keeper.setPendingRecvPacket(ctx(), pending("channel-11", "uatom", seq));
+    }
+
+    add("uatom", "channel-11", 10, 10, 24, 1000);
+    assertTrue(keeper.checkRateLimitAndUpdateFlow(
+        ctx(), SEND, new RateLimitedPacket("channel-11", "uatom", n(30), "a", "b")));
+    // a timeout of a packet sent before the limit existed gives nothing back
+    assertFalse(keeper.undoSendPacket(ctx(), pending("channel-11", "uatom", 1), n(30)));
+
+    assertEquals(flow(0, 30, 1000), flowOf("uatom", "channel-11"));
+    assertEquals(List.of(pending("channel-1", "uatom", 1)), keeper.getAllPendingSendPackets(ctx()));
+    assertEquals(List.of(), keeper.getAllPendingRecvPackets(ctx()));
+  }
+
+  @Test
   void addRateLimit_errorsInOrder_zeroSupplyThenExistsThenChannelNotFound() {
     // an existing limit on a channel that no longer exists, with zero supply: all three apply
     keeper.setRateLimit(
@@ -531,9 +551,10 @@ class RateLimitKeeperTest {
     assertEquals(canonical, keeper.getAllPendingRecvPackets(ctx()));
     Genesis exported = keeper.exportGenesis(ctx());
     assertEquals(canonical, exported.pendingSendPackets());
-    // a limit added later on a marked path: listed once, through the index
+    // a limit stored later on a marked path (as genesis does): listed once, through the index
     assertTrue(Schema.MARKER_PATH.has(ctx().store(), path("a", "channel-1")));
-    add("a", "channel-1", 10, 10, 24, 1000);
+    keeper.setRateLimit(
+        ctx(), new RateLimit(path("a", "channel-1"), new Quota(10, 10, 24), flow(0, 0, 1000)));
     assertFalse(Schema.MARKER_PATH.has(ctx().store(), path("a", "channel-1"))); // the index names it
     assertEquals(canonical, keeper.getAllPendingSendPackets(ctx()));
     keeper.removeRateLimit(ctx(), path("a", "channel-1")); // removes that path's markers
