@@ -1,5 +1,6 @@
 package dev.ratelimit.middleware.inject;
 
+import dagger.Lazy;
 import dagger.Module;
 import dagger.Provides;
 import dev.ratelimit.core.keeper.RateLimitKeeper;
@@ -7,7 +8,6 @@ import dev.ratelimit.middleware.RateLimitMiddleware;
 import dev.ratelimit.middleware.ibc.IbcModule;
 import dev.ratelimit.middleware.ibc.Ics4Wrapper;
 import javax.inject.Named;
-import javax.inject.Provider;
 import javax.inject.Singleton;
 
 /**
@@ -17,10 +17,14 @@ import javax.inject.Singleton;
  *   <li>{@code @Named(DOWNSTREAM) Ics4Wrapper}: IBC core's channel keeper, below the middleware;
  *   <li>{@code @Named(WRAPPED_APP) IbcModule}: the ICS-20 transfer app, which itself takes the
  *       middleware's {@link Ics4Wrapper} (bound here under {@code @Named(RATE_LIMITED)}) — the
- *       cycle is broken by a {@link Provider}, never by a setter.
+ *       cycle is broken by a {@link Lazy}, never by a setter. The middleware asks for the app
+ *       once and keeps it, so even an unscoped app binding gives every callback the same app
+ *       (scope it {@code @Singleton} anyway if the host injects it elsewhere too).
  * </ul>
  *
- * <p>Route the {@code transfer} port to {@code @Named(RATE_LIMITED) IbcModule}.
+ * <p>Route the {@code transfer} port to {@code @Named(RATE_LIMITED) IbcModule}. If IBC core takes
+ * its routes by injection, it closes a second cycle (core → routes → middleware → core as {@code
+ * DOWNSTREAM}): take them as {@code Map<String, Provider<IbcModule>>}.
  */
 @Module
 public final class RateLimitMiddlewareModule {
@@ -38,7 +42,7 @@ public final class RateLimitMiddlewareModule {
   static RateLimitMiddleware middleware(
       RateLimitKeeper keeper,
       @Named(DOWNSTREAM) Ics4Wrapper channel,
-      @Named(WRAPPED_APP) Provider<IbcModule> app) {
+      @Named(WRAPPED_APP) Lazy<IbcModule> app) {
     return new RateLimitMiddleware(keeper, channel, app::get);
   }
 

@@ -45,7 +45,7 @@ class RateLimitMiddlewareModuleTest {
 
   /** A minimal transfer app that sends through whatever ICS4 wrapper it is given. */
   @Singleton
-  static final class SendingApp implements IbcModule {
+  static class SendingApp implements IbcModule {
     final Ics4Wrapper ics4;
 
     @Inject
@@ -123,6 +123,54 @@ class RateLimitMiddlewareModuleTest {
           @BindsInstance RateLimitKeeper keeper,
           @BindsInstance @Named(RateLimitMiddlewareModule.DOWNSTREAM) Ics4Wrapper channel);
     }
+  }
+
+  /** Unscoped on purpose: Dagger makes a new one on every request of the binding. */
+  static final class UnscopedApp extends SendingApp {
+    static final List<UnscopedApp> made = new java.util.ArrayList<>();
+
+    @Inject
+    UnscopedApp(@Named(RateLimitMiddlewareModule.RATE_LIMITED) Ics4Wrapper ics4) {
+      super(ics4);
+      made.add(this);
+    }
+  }
+
+  @Module
+  abstract static class UnscopedHostModule {
+    @Binds
+    @Named(RateLimitMiddlewareModule.WRAPPED_APP)
+    abstract IbcModule wrappedApp(UnscopedApp app);
+  }
+
+  @Singleton
+  @Component(modules = {RateLimitMiddlewareModule.class, UnscopedHostModule.class})
+  interface UnscopedComponent {
+    @Named(RateLimitMiddlewareModule.RATE_LIMITED)
+    IbcModule transferRoute();
+
+    @Component.Factory
+    interface Factory {
+      UnscopedComponent create(
+          @BindsInstance RateLimitKeeper keeper,
+          @BindsInstance @Named(RateLimitMiddlewareModule.DOWNSTREAM) Ics4Wrapper channel);
+    }
+  }
+
+  @Test
+  void anUnscopedAppBinding_isAskedForOnce_soEveryCallbackReachesTheSameApp() {
+    TestChain chain = TestChain.inMemory(Instant.parse("2024-01-01T07:10:00Z"));
+    UnscopedApp.made.clear();
+    IbcModule route =
+        DaggerRateLimitMiddlewareModuleTest_UnscopedComponent.factory()
+            .create(chain.keeper(), mock(Ics4Wrapper.class))
+            .transferRoute();
+
+    for (int i = 0; i < 3; i++) {
+      route.onChanOpenConfirm(chain.ctx(), "transfer", "channel-" + i);
+    }
+
+    assertEquals(1, UnscopedApp.made.size());
   }
 
   @Test
