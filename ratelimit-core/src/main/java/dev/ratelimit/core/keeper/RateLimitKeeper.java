@@ -788,9 +788,17 @@ public final class RateLimitKeeper {
   /**
    * Loads a validated genesis into an empty module store and stores the hour epoch: the imported
    * one, or (when the genesis has none) the UTC hour of the genesis block (SPEC §4).
+   *
+   * @throws IllegalStateException if InitGenesis already ran on this store (it holds an hour
+   *     epoch): a second run would merge the limits and move the epoch without resetting a window
    */
   public void initGenesis(BlockContext ctx, Genesis genesis) {
     Objects.requireNonNull(genesis, "genesis");
+    if (Schema.HOUR_EPOCH.has(store(ctx), Schema.Unit.INSTANCE)) {
+      throw new IllegalStateException(
+          "InitGenesis already ran on this module store (it holds an hour epoch): it runs once,"
+              + " when the chain starts; a node resuming on its home skips it");
+    }
     for (RateLimit rl : genesis.rateLimits()) {
       setRateLimit(ctx, rl);
     }

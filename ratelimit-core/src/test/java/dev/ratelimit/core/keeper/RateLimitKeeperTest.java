@@ -860,6 +860,18 @@ class RateLimitKeeperTest {
   }
 
   @Test
+  void initGenesis_runsOnce_aSecondRunIsRefusedAndChangesNothing() {
+    add("uatom", "channel-1", 10, 10, 24, 1000);
+    String before = chain.digest();
+
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> chain.initGenesis(Genesis.empty()));
+
+    assertTrue(e.getMessage().startsWith("InitGenesis already ran on this module store"), e.getMessage());
+    assertEquals(before, chain.digest());
+  }
+
+  @Test
   void initGenesis_storesEpochOfGenesisHour() {
     assertEquals(
         Optional.of(new HourEpoch(6, Instant.parse("2024-01-01T06:00:00Z"), 1)),
