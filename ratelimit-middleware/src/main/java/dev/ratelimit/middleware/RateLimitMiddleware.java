@@ -139,20 +139,18 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
       requireChannelId(sourceChannel, "source_channel");
       counted = counted(sourceChannel, DenomResolver.sendDenom(ftpd.denom()), ftpd);
     } catch (RateLimitException e) {
-      ctx.emitDurable(
-          RateLimitEvents.invalidPacket(String.valueOf(sourceChannel), e.code(), e.getMessage()));
-      throw e;
+      throw invalidSend(ctx, sourceChannel, e);
     }
     try (BlockContext tx = ctx.branch()) {
       boolean updated = keeper.checkRateLimitAndUpdateFlow(tx, PacketDirection.SEND, counted);
       long sequence =
           channel.sendPacket(tx, sourcePort, sourceChannel, timeoutHeight, timeoutTimestamp, data);
       if (sequence == 0) { // IBC core never hands out 0; refused like a received packet's 0
-        RateLimitException e =
+        throw invalidSend(
+            ctx,
+            sourceChannel,
             new RateLimitException(
-                ErrorCode.INVALID_PACKET_DATA, "the channel returned packet sequence 0");
-        ctx.emitDurable(RateLimitEvents.invalidPacket(sourceChannel, e.code(), e.getMessage()));
-        throw e;
+                ErrorCode.INVALID_PACKET_DATA, "the channel returned packet sequence 0"));
       }
       if (updated) {
         keeper.setCountedSendPacket(tx, counted, sequence);
@@ -160,6 +158,14 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
       tx.commit();
       return sequence;
     }
+  }
+
+  /** Reports a send refused as invalid in a durable event (it outlives the failed step). */
+  private static RateLimitException invalidSend(
+      BlockContext ctx, String sourceChannel, RateLimitException e) {
+    ctx.emitDurable(
+        RateLimitEvents.invalidPacket(String.valueOf(sourceChannel), e.code(), e.getMessage()));
+    return e;
   }
 
   /**
