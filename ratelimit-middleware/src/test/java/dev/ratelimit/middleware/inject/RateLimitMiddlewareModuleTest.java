@@ -30,6 +30,7 @@ import dev.ratelimit.middleware.transfer.FungibleTokenPacketData;
 import dev.ratelimit.middleware.transfer.PacketDataCodec;
 import java.math.BigInteger;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import javax.inject.Inject;
@@ -127,7 +128,7 @@ class RateLimitMiddlewareModuleTest {
 
   /** Unscoped on purpose: Dagger makes a new one on every request of the binding. */
   static final class UnscopedApp extends SendingApp {
-    static final List<UnscopedApp> made = new java.util.ArrayList<>();
+    static final List<UnscopedApp> made = new ArrayList<>();
 
     @Inject
     UnscopedApp(@Named(RateLimitMiddlewareModule.RATE_LIMITED) Ics4Wrapper ics4) {
