@@ -17,6 +17,7 @@ import dev.ratelimit.core.model.Texts;
 import dev.ratelimit.core.model.WhitelistedAddressPair;
 import dev.ratelimit.proto.v1.GenesisState;
 import dev.ratelimit.proto.v1.Params;
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -301,7 +302,7 @@ public final class GenesisCodec {
   private static Optional<HourEpoch> hourEpoch(dev.ratelimit.proto.v1.HourEpoch e) {
     if (e.hasDuration()
         && !(e.getDuration().getSeconds() == EPOCH_SECONDS && e.getDuration().getNanos() == 0)) {
-      throw invalid("hour_epoch.duration must be 3600s, got " + e.getDuration().getSeconds() + "s");
+      throw invalid("hour_epoch.duration must be 3600s, got " + seconds(e.getDuration()));
     }
     if (e.getEpochNumber() == 0) {
       return Optional.empty(); // initialised from the genesis block
@@ -315,6 +316,16 @@ public final class GenesisCodec {
       throw invalid("hour_epoch.epoch_start_height must be positive when epoch_number > 0");
     }
     return Optional.of(new HourEpoch(e.getEpochNumber(), start, e.getEpochStartHeight()));
+  }
+
+  /** A duration as protobuf JSON writes it ({@code 3600.5s}), whatever its fields hold. */
+  private static String seconds(com.google.protobuf.Duration d) {
+    if (d.getNanos() == 0) {
+      return d.getSeconds() + "s";
+    }
+    BigDecimal exact =
+        BigDecimal.valueOf(d.getSeconds()).add(BigDecimal.valueOf(d.getNanos(), 9));
+    return exact.stripTrailingZeros().toPlainString() + "s";
   }
 
   private static RateLimitException invalid(String message) {

@@ -305,11 +305,17 @@ class GenesisCodecTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"7200s", "0s", "3600.5s", "-3600s", "60s"})
-  void hourEpoch_durationOtherThan3600s_isCode12(String duration) {
+  @ValueSource(
+      strings = {"7200s", "0s", "3600.5s", "-3600s", "60s", "3600.000000001s", "3599.999s",
+          "-0.5s"})
+  void hourEpoch_durationOtherThan3600s_isCode12_namedExactly(String duration) {
     assertInvalid(withEpoch("{\"epoch_number\":\"23\",\"duration\":\"" + duration
         + "\",\"epoch_start_time\":\"2024-01-01T23:00:00Z\",\"epoch_start_height\":\"7\"}"));
-    assertInvalid(withEpoch("{\"epoch_number\":\"0\",\"duration\":\"" + duration + "\"}"));
+    RateLimitException e = assertThrows(RateLimitException.class,
+        () -> GenesisCodec.fromJson(withEpoch("{\"epoch_number\":\"0\",\"duration\":\"" + duration + "\"}")));
+    assertEquals(ErrorCode.INVALID_GENESIS, e.code());
+    assertTrue(e.getMessage().endsWith("hour_epoch.duration must be 3600s, got " + duration),
+        e.getMessage());
   }
 
   @Test
