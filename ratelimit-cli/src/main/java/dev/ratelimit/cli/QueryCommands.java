@@ -44,7 +44,9 @@ final class QueryCommands {
         names = "--output",
         paramLabel = "json|text",
         defaultValue = "text",
-        description = "text (an aligned table, the default) or json (protobuf JSON like the Go CLI).")
+        description =
+            "text (an aligned table, the default) or json (the Go module's query response as"
+                + " protobuf JSON; remaining-capacity prints its own object).")
     Output output;
   }
 
@@ -168,6 +170,7 @@ final class QueryCommands {
     @Override
     String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
       if (denom == null) {
+        requireId(id); // the same message with or without --denom
         return rateLimits(keeper.getRateLimitsByChannelOrClient(ctx, id), output, Kind.BY_CHANNEL);
       }
       Path path = path(denom, id);

@@ -243,7 +243,7 @@ class SimulateCommandTest {
         Cli.resource("/scenarios/conformance/governance.json").toString());
     assertEquals(0, r.exit(), r.toString());
     assertTrue(Files.isRegularFile(home.resolve("data/CURRENT")));
-    assertEquals("{\n  \"channel-0\" : \"osmosis-1\"\n}\n",
+    assertEquals("{\n  \"channel-0\": \"osmosis-1\"\n}\n", // as the example app writes it
         Files.readString(home.resolve("config/channels.json")));
     // the governance scenario ends with its rate limit removed and an unlimited send
     Cli list = Cli.run("list-rate-limits", "--home", home.toString(), "--output", "json");

@@ -56,6 +56,17 @@ public final class NodeConfig {
               }
               return out;
             });
+    return writeChannels(home, channels);
+  }
+
+  /**
+   * Writes {@code <home>/config/channels.json} from an id → chain id map, sorted by id, one entry
+   * per line; the one writer of the file (the CLI's scenario runner uses it too).
+   *
+   * @throws UncheckedIOException if the file cannot be written
+   */
+  public static Path writeChannels(Path home, Map<String, String> chainIds) {
+    Map<String, String> channels = new TreeMap<>(chainIds);
     StringBuilder json = new StringBuilder("{");
     String sep = "\n";
     for (Map.Entry<String, String> e : channels.entrySet()) {

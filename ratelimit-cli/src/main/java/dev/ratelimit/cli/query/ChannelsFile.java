@@ -1,14 +1,15 @@
 package dev.ratelimit.cli.query;
 
-import dev.ratelimit.core.host.BlockContext;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.ratelimit.app.chain.NodeConfig;
+import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.host.IbcChannels;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * {@code <home>/config/channels.json}: which chain each channel or client id leads to, as a flat
@@ -23,22 +25,19 @@ import java.util.TreeMap;
  *
  * <p>A home's database holds the rate-limit module's state, not IBC core's channels, so {@code
  * rate-limits-by-chain} resolves counterparty chain ids from this file. {@code ratelimit simulate
- * --store leveldb} and {@code ratelimit demo --home} write it from the scenario's channels and
+ * --home} and {@code ratelimit demo --home} write it from the scenario's channels and
  * clients; a node may write it too. Without it, no id resolves and the query answers an empty list
  * (ids whose chain cannot be resolved are skipped, SPEC §7).
  */
 public final class ChannelsFile {
   private static final ObjectMapper JSON =
-      JsonMapper.builder()
-          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-          .enable(SerializationFeature.INDENT_OUTPUT)
-          .build();
+      JsonMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
   private ChannelsFile() {}
 
   /** {@code <home>/config/channels.json}. */
   public static Path path(Path home) {
-    return home.resolve("config").resolve("channels.json");
+    return NodeConfig.channelsFile(home);
   }
 
   /**
@@ -72,32 +71,29 @@ public final class ChannelsFile {
     return Optional.of(Collections.unmodifiableMap(out));
   }
 
-  /** Writes the map (sorted by id), creating {@code <home>/config}. */
+  /** Writes the map (sorted by id), creating {@code <home>/config}, as the example app's nodes do. */
   public static void write(Path home, Map<String, String> chainIds) {
-    Path file = path(home);
     try {
-      Files.createDirectories(file.getParent());
-      Files.writeString(
-          file,
-          JSON.writeValueAsString(new TreeMap<>(chainIds)) + "\n",
-          StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new HomeException("cannot write " + file + ": " + e.getMessage(), e);
+      NodeConfig.writeChannels(home, chainIds);
+    } catch (UncheckedIOException e) {
+      throw new HomeException(e.getMessage() + ": " + e.getCause().getMessage(), e);
     }
   }
 
-  /** The host port over such a map: an id exists iff it is in the map. */
-  public static IbcChannels asIbcChannels(Map<String, String> chainIds) {
-    Map<String, String> copy = Map.copyOf(chainIds);
+  /**
+   * The host port over such a map, asked for on each call (so a caller can read the file only
+   * when the keeper first needs it): an id exists iff it is in the map.
+   */
+  public static IbcChannels asIbcChannels(Supplier<Map<String, String>> chainIds) {
     return new IbcChannels() {
       @Override
       public boolean channelOrClientExists(BlockContext ctx, String channelOrClientId) {
-        return copy.containsKey(channelOrClientId);
+        return chainIds.get().containsKey(channelOrClientId);
       }
 
       @Override
       public Optional<String> counterpartyChainId(BlockContext ctx, String channelOrClientId) {
-        return Optional.ofNullable(copy.get(channelOrClientId));
+        return Optional.ofNullable(chainIds.get().get(channelOrClientId));
       }
     };
   }

@@ -30,39 +30,41 @@ import java.util.stream.Stream;
 /**
  * A read-only look at a node home: {@code <home>/data} is copied to a temporary directory and the
  * copy is opened, so a query never changes the home's files (opening a LevelDB writes to it:
- * lock, log, manifest). {@link #close()} deletes the copy. The copy is taken file by file; run
- * queries against a stopped node, or accept that a block being committed meanwhile may be seen
- * half-copied (LevelDB then recovers what its log holds).
+ * lock, log, manifest). {@link #close()} deletes the copy, and so does a shutdown hook if the
+ * process is stopped first (Ctrl-C, SIGTERM). The copy is taken file by file; run queries against
+ * a stopped node, or accept that a block being committed meanwhile may be seen half-copied
+ * (LevelDB then recovers what its log holds).
  */
 public final class HomeSnapshot implements AutoCloseable {
   private final Path home;
   private final Path copy;
+  private final Thread deleteOnExit;
   private final LevelDbKvStore db;
   private final Optional<NodeHome.LastBlock> lastBlock;
-  private final Optional<Map<String, String>> chainIds;
-  private final List<String> warnings;
+  private final List<String> damage;
+  private Optional<Map<String, String>> chainIds; // read when first asked for
 
   private HomeSnapshot(
       Path home,
       Path copy,
+      Thread deleteOnExit,
       LevelDbKvStore db,
       Optional<NodeHome.LastBlock> lastBlock,
-      Optional<Map<String, String>> chainIds,
-      List<String> warnings) {
+      List<String> damage) {
     this.home = home;
     this.copy = copy;
+    this.deleteOnExit = deleteOnExit;
     this.db = db;
     this.lastBlock = lastBlock;
-    this.chainIds = chainIds;
-    this.warnings = List.copyOf(warnings);
+    this.damage = List.copyOf(damage);
   }
 
   /**
    * Opens the copy. iq80 LevelDB reports a damaged write-ahead log record on System.out while it
    * recovers and skips it (a node reopening the home would do the same); caught here, so a query's
-   * output stays clean, and kept as warnings for stderr.
+   * output stays clean, and kept (as LevelDB words it) for a warning on stderr.
    */
-  private static LevelDbKvStore openReportingDamage(Path copy, List<String> warnings) {
+  private static LevelDbKvStore openReportingDamage(Path copy, List<String> damage) {
     PrintStream stdout = System.out;
     ByteArrayOutputStream reported = new ByteArrayOutputStream();
     LevelDbKvStore db;
@@ -76,13 +78,7 @@ public final class HomeSnapshot implements AutoCloseable {
         .toString(StandardCharsets.UTF_8)
         .lines()
         .filter(line -> !line.isBlank())
-        .forEach(
-            line ->
-                warnings.add(
-                    "the database's write-ahead log is damaged (LevelDB: "
-                        + line.strip()
-                        + "); what it lost is not read, as a node reopening the home would not"
-                        + " read it"));
+        .forEach(line -> damage.add(line.strip()));
     return db;
   }
 
@@ -90,11 +86,16 @@ public final class HomeSnapshot implements AutoCloseable {
    * Copies and opens the home's database.
    *
    * @throws HomeException when {@code home} is not a directory or holds no LevelDB in {@code data}
-   *     (a {@code CURRENT} file), or the copy cannot be opened
+   *     (a {@code CURRENT} file), the copy cannot be opened, or its rate-limit store is of another
+   *     layout or holds no hour epoch (InitGenesis never ran on it, or a damaged log lost it: read
+   *     as is, it would answer "no limits" and export an empty genesis)
    */
   public static HomeSnapshot open(Path home) {
     if (home.toString().isEmpty()) { // Path.of("") would be the working directory
       throw new HomeException("--home is empty: give the node home's directory");
+    }
+    if (!Files.exists(home)) {
+      throw new HomeException("home " + home + " does not exist");
     }
     if (!Files.isDirectory(home)) {
       throw new HomeException("home " + home + " is not a directory");
@@ -105,32 +106,59 @@ public final class HomeSnapshot implements AutoCloseable {
           "no database in " + home + " (expected a LevelDB in " + data
               + "; create one with 'ratelimit demo --home DIR' or a node)");
     }
-    Optional<Map<String, String>> chainIds = ChannelsFile.read(home);
     Path copy;
     try {
       copy = Files.createTempDirectory("ratelimit-query-");
+    } catch (IOException e) {
+      throw new HomeException("cannot copy " + data + " for reading: " + e.getMessage(), e);
+    }
+    Thread deleteOnExit = new Thread(() -> deleteTree(copy), "ratelimit-query-cleanup");
+    Runtime.getRuntime().addShutdownHook(deleteOnExit);
+    try {
       copyTree(data, copy);
     } catch (IOException | UncheckedIOException e) {
+      discard(copy, deleteOnExit);
       throw new HomeException("cannot copy " + data + " for reading: " + e.getMessage(), e);
     }
     LevelDbKvStore db;
-    List<String> warnings = new ArrayList<>();
+    List<String> damage = new ArrayList<>();
     try {
-      db = openReportingDamage(copy, warnings);
+      db = openReportingDamage(copy, damage);
     } catch (StorageException e) {
-      deleteTree(copy);
-      throw new HomeException("cannot open the database of " + home + ": " + e.getMessage(), e);
+      discard(copy, deleteOnExit);
+      throw new HomeException( // name the home's files, not the temporary copy's
+          "cannot open the database of " + home + ": "
+              + e.getMessage().replace(copy.toString(), data.toString()),
+          e);
     }
     try {
       HomeSnapshot snapshot =
-          new HomeSnapshot(home, copy, db, NodeHome.readLastBlock(db), chainIds, warnings);
-      snapshot.keeper().requireCurrentLayout(snapshot.context(Instant.EPOCH));
+          new HomeSnapshot(home, copy, deleteOnExit, db, NodeHome.readLastBlock(db), damage);
+      BlockContext ctx = snapshot.context(Instant.EPOCH);
+      RateLimitKeeper keeper = snapshot.keeper();
+      keeper.requireCurrentLayout(ctx);
+      if (keeper.getHourEpoch(ctx).isEmpty()) {
+        throw new HomeException(
+            "its rate-limit store holds no hour epoch: InitGenesis never ran on it"
+                + (damage.isEmpty()
+                    ? ""
+                    : ", or its damaged write-ahead log lost it (LevelDB: " + damage.get(0) + ")"));
+      }
       return snapshot;
     } catch (RuntimeException e) {
       db.close();
-      deleteTree(copy);
+      discard(copy, deleteOnExit);
       throw new HomeException("cannot read the database of " + home + ": " + e.getMessage(), e);
     }
+  }
+
+  private static void discard(Path copy, Thread deleteOnExit) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(deleteOnExit);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook is running or about to: it deletes the copy too
+    }
+    deleteTree(copy);
   }
 
   public Path home() {
@@ -144,7 +172,10 @@ public final class HomeSnapshot implements AutoCloseable {
 
   /** What opening the home reported (a damaged write-ahead log), for stderr. */
   public List<String> warnings() {
-    return warnings;
+    return damage.stream()
+        .map(line -> "the database's write-ahead log is damaged (LevelDB: " + line
+            + "); what it lost is not read, as a node reopening the home would not read it")
+        .toList();
   }
 
   /** The last committed block, if the home records one. */
@@ -152,18 +183,27 @@ public final class HomeSnapshot implements AutoCloseable {
     return lastBlock;
   }
 
-  /** {@code config/channels.json}, if present. */
+  /**
+   * {@code config/channels.json}, if present; read when first asked for, so only what needs it
+   * fails on a damaged one.
+   *
+   * @throws HomeException when the file cannot be read or is malformed
+   */
   public Optional<Map<String, String>> chainIds() {
+    if (chainIds == null) {
+      chainIds = ChannelsFile.read(home);
+    }
     return chainIds;
   }
 
   /**
    * A keeper over this home: no bank (queries read no supply), channels and clients from {@code
-   * config/channels.json}.
+   * config/channels.json}, read only if the keeper asks about one.
    */
   public RateLimitKeeper keeper() {
     return new RateLimitKeeper(
-        (ctx, denom) -> BigInteger.ZERO, ChannelsFile.asIbcChannels(chainIds.orElse(Map.of())));
+        (ctx, denom) -> BigInteger.ZERO,
+        ChannelsFile.asIbcChannels(() -> chainIds().orElse(Map.of())));
   }
 
   /**
@@ -182,7 +222,7 @@ public final class HomeSnapshot implements AutoCloseable {
     try {
       db.close();
     } finally {
-      deleteTree(copy);
+      discard(copy, deleteOnExit);
     }
   }
 
