@@ -281,11 +281,24 @@ public final class RateLimitKeeper {
     return Schema.LIMIT.get(store(ctx), path).orElseThrow(() -> missingRow(path));
   }
 
+  /**
+   * The bank's total supply of {@code denom}, a channel value to be.
+   *
+   * @throws RateLimitException {@link ErrorCode#FLOW_OVERFLOW} when the bank reports 2^256 or more
+   *     (no Cosmos SDK bank can): a flow's channel value must stay below 2^256, like its inflow
+   *     and outflow
+   */
   private BigInteger supply(BlockContext ctx, String denom) {
     BigInteger supply = bank.totalSupply(ctx, denom);
-    if (!Amounts.inRange(supply)) {
+    if (supply == null || supply.signum() < 0) {
       throw new IllegalStateException(
-          "bank reported an out-of-range supply for " + Texts.quote(denom) + ": " + supply);
+          "bank reported an impossible supply for " + Texts.quote(denom) + ": " + supply);
+    }
+    if (!Amounts.inRange(supply)) {
+      throw new RateLimitException(
+          ErrorCode.FLOW_OVERFLOW,
+          "the bank reports a supply of " + Texts.quote(denom) + " of 2^256 or more (" + supply
+              + "): a channel value must stay below 2^256");
     }
     return supply;
   }
@@ -685,9 +698,12 @@ public final class RateLimitKeeper {
   /**
    * Advances the hour epoch to the block time and resets every window that ended: all missed
    * hours in one block (fix over the Go module, which advanced one hour per block), each limit at
-   * most once. Work is proportional to the limits that reset, not to all limits.
+   * most once. Work is proportional to the limits that reset, not to all limits. All or nothing:
+   * a failure (a supply the bank cannot hold, code 11) leaves neither the new epoch nor a reset.
    *
-   * @throws RateLimitException {@link ErrorCode#HOUR_EPOCH_INVALID} when no epoch is stored
+   * @throws RateLimitException {@link ErrorCode#HOUR_EPOCH_INVALID} when no epoch is stored or the
+   *     epoch number would pass 2^64 − 1, {@link ErrorCode#FLOW_OVERFLOW} when a resetting limit's
+   *     supply is 2^256 or more
    */
   public void beginBlock(BlockContext ctx) {
     HourEpoch epoch =
@@ -702,8 +718,11 @@ public final class RateLimitKeeper {
       return;
     }
     HourEpoch next = EpochRules.advance(epoch, hours, ctx.height());
-    Schema.HOUR_EPOCH.put(store(ctx), Schema.Unit.INSTANCE, next);
-    resetEndedWindows(ctx, epoch.epochNumber(), next.epochNumber());
+    try (BlockContext rollover = ctx.branch()) {
+      Schema.HOUR_EPOCH.put(store(rollover), Schema.Unit.INSTANCE, next);
+      resetEndedWindows(rollover, epoch.epochNumber(), next.epochNumber());
+      rollover.commit();
+    }
   }
 
   private void resetEndedWindows(BlockContext ctx, long before, long after) {

@@ -214,6 +214,32 @@ class RateLimitKeeperTest {
   }
 
   @Test
+  void aSupplyOf2Pow256_isCode11_whereverAChannelValueIsTaken_andChangesNothing() {
+    add("uatom", "channel-1", 10, 10, 1, 1000);
+    assertTrue(check(SEND, "channel-1", "uatom", 40));
+    chain.bank().set("uatom", Amounts.LIMIT);
+    Quota q = new Quota(5, 5, 1);
+
+    for (Executable step : List.<Executable>of(
+        () -> keeper.addRateLimit(ctx(), path("uatom", "channel-11"), q),
+        () -> keeper.updateRateLimit(ctx(), path("uatom", "channel-1"), q),
+        () -> keeper.resetRateLimit(ctx(), path("uatom", "channel-1")))) {
+      RateLimitException e = assertFailsUnchanged(ErrorCode.FLOW_OVERFLOW, step);
+      assertTrue(e.getMessage().endsWith("a channel value must stay below 2^256"), e.getMessage());
+    }
+    String before = chain.digest();
+    RateLimitException atReset = assertThrows(RateLimitException.class,
+        () -> chain.beginBlock(Instant.parse("2024-01-01T07:00:01Z")));
+    assertEquals(ErrorCode.FLOW_OVERFLOW, atReset.code());
+    assertEquals(before, chain.digest(), "the block's epoch and resets are not half-written");
+
+    chain.bank().set("uatom", Amounts.LIMIT.subtract(BigInteger.ONE)); // the largest a bank holds
+    chain.beginBlock(Instant.parse("2024-01-01T07:00:02Z"));
+    assertEquals(new Flow(BigInteger.ZERO, BigInteger.ZERO, Amounts.LIMIT.subtract(BigInteger.ONE)),
+        flowOf("uatom", "channel-1"));
+  }
+
+  @Test
   void addRateLimit_errorsInOrder_zeroSupplyThenExistsThenChannelNotFound() {
     // an existing limit on a channel that no longer exists, with zero supply: all three apply
     keeper.setRateLimit(
