@@ -108,7 +108,8 @@ final class Simulation implements AutoCloseable, StateView {
    * InitGenesis at the start time and height (the scenario's genesis merged field by field onto
    * the default one), then BeginBlock of that first block.
    *
-   * @return the error when InitGenesis rejected the genesis
+   * @return the error when InitGenesis rejected the genesis, or when the first block's BeginBlock
+   *     failed on it (an imported epoch that cannot advance: code 13): the chain cannot start
    */
   Optional<RuntimeException> initChain() {
     try {
@@ -129,13 +130,13 @@ final class Simulation implements AutoCloseable, StateView {
         keeper.initGenesis(ctx, decoded.genesis());
         return true;
       });
+      inTransaction(EventSink.discarding(), ctx -> {
+        keeper.beginBlock(ctx);
+        return true;
+      });
     } catch (RuntimeException e) {
       return Optional.of(e);
     }
-    inTransaction(EventSink.discarding(), ctx -> {
-      keeper.beginBlock(ctx);
-      return true;
-    });
     return Optional.empty();
   }
 
