@@ -1,5 +1,6 @@
 package dev.ratelimit.cli;
 
+import dev.ratelimit.app.chain.NodeConfig;
 import dev.ratelimit.cli.query.HomeSnapshot;
 import dev.ratelimit.cli.query.Output;
 import dev.ratelimit.cli.query.QueryOutput;
@@ -212,7 +213,7 @@ final class QueryCommands {
     String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
       if (home.chainIds().isEmpty()) {
         io.err().println(
-            "ratelimit: note: " + dev.ratelimit.cli.query.ChannelsFile.path(home.home())
+            "ratelimit: note: " + NodeConfig.channelsFile(home.home())
                 + " does not exist, so no channel resolves to a chain");
       }
       return rateLimits(keeper.getRateLimitsByChainId(ctx, chainId), output, Kind.BY_CHAIN);

@@ -35,18 +35,13 @@ public final class ChannelsFile {
 
   private ChannelsFile() {}
 
-  /** {@code <home>/config/channels.json}. */
-  public static Path path(Path home) {
-    return NodeConfig.channelsFile(home);
-  }
-
   /**
    * The id → chain id map, or empty when the file does not exist.
    *
    * @throws HomeException when the file cannot be read or is not a flat object of strings
    */
   public static Optional<Map<String, String>> read(Path home) {
-    Path file = path(home);
+    Path file = NodeConfig.channelsFile(home);
     if (!Files.exists(file)) {
       return Optional.empty();
     }

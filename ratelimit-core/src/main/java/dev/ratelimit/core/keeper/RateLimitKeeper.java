@@ -294,7 +294,7 @@ public final class RateLimitKeeper {
       throw new IllegalStateException(
           "bank reported an impossible supply for " + Texts.quote(denom) + ": " + supply);
     }
-    if (!Amounts.inRange(supply)) {
+    if (supply.compareTo(Amounts.LIMIT) >= 0) { // non-negative was checked above
       throw new RateLimitException(
           ErrorCode.FLOW_OVERFLOW,
           "the bank reports a supply of " + Texts.quote(denom) + " of 2^256 or more (" + supply
