@@ -7,6 +7,7 @@ import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.genesis.GenesisCodec;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -81,12 +82,20 @@ final class GenesisCommand implements Callable<Integer> {
             + " 0, or prints the first problem (code 12) and exits 2.",
         ""
       },
-      footer = {"", "Example:", "  ratelimit genesis validate genesis.json"})
+      footer = {
+        "",
+        "Examples:",
+        "  ratelimit genesis validate genesis.json",
+        "  ratelimit genesis export --home /tmp/rl-home | ratelimit genesis validate -"
+      })
   static final class Validate implements Callable<Integer> {
     private final Io io;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "The genesis JSON file.")
-    Path file;
+    @Parameters(
+        index = "0",
+        paramLabel = "FILE",
+        description = "The genesis JSON file, or - for standard input.")
+    String file;
 
     Validate(Io io) {
       this.io = io;
@@ -94,13 +103,15 @@ final class GenesisCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+      boolean stdin = file.equals("-");
+      String name = stdin ? "<stdin>" : file;
       byte[] content;
       try {
-        content = Files.readAllBytes(file);
+        content = stdin ? io.in().readAllBytes() : Files.readAllBytes(Path.of(file));
       } catch (NoSuchFileException e) {
         throw CliException.usage(file + ": no such file");
-      } catch (IOException e) {
-        throw CliException.usage(file + ": cannot read: " + e.getMessage());
+      } catch (IOException | InvalidPathException e) {
+        throw CliException.usage(name + ": cannot read: " + e.getMessage());
       }
       GenesisCodec.Decoded decoded;
       try {
@@ -114,7 +125,7 @@ final class GenesisCommand implements Callable<Integer> {
         decoded = GenesisCodec.fromJson(json);
       } catch (RateLimitException e) {
         throw new CliException(
-            ExitCode.USAGE, file + ": " + Main.oneLine(e.getMessage()) + " (code " + e.code().label() + ")");
+            ExitCode.USAGE, name + ": " + Main.oneLine(e.getMessage()) + " (code " + e.code().label() + ")");
       }
       decoded.warnings().forEach(io::warn);
       io.out().println("valid");

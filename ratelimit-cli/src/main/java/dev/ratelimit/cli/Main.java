@@ -5,6 +5,7 @@ import dev.ratelimit.cli.simulate.MalformedScenarioException;
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.store.StorageException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -26,8 +27,18 @@ public final class Main {
     System.exit(
         run(
             args,
+            System.in,
             new PrintStream(System.out, true, StandardCharsets.UTF_8),
             new PrintStream(System.err, true, StandardCharsets.UTF_8)));
+  }
+
+  /**
+   * Runs the command line with an empty standard input.
+   *
+   * @return the exit code ({@link ExitCode})
+   */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    return run(args, InputStream.nullInputStream(), out, err);
   }
 
   /**
@@ -35,16 +46,16 @@ public final class Main {
    *
    * @return the exit code ({@link ExitCode})
    */
-  public static int run(String[] args, PrintStream out, PrintStream err) {
+  public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
     Objects.requireNonNull(args, "args");
     boolean debug = Arrays.asList(args).contains("--debug");
-    Io io = new Io(out, err);
+    Io io = new Io(in, out, err);
     CommandLine cl = commandLine(io);
     cl.setParameterExceptionHandler(
         (ex, badArgs) -> {
           CommandLine where = ex.getCommandLine();
           err.println(
-              "ratelimit: " + oneLine(ex.getMessage()) + " (see '"
+              "ratelimit: " + parameterProblem(ex) + " (see '"
                   + where.getCommandSpec().qualifiedName() + " --help')");
           if (debug) {
             ex.printStackTrace(err);
@@ -105,6 +116,23 @@ public final class Main {
     }
     return "internal error: " + ex.getClass().getName() + ": " + oneLine(ex.getMessage())
         + " (run with --debug for the stack trace)";
+  }
+
+  /**
+   * picocli's text, except for a stray word: "Unmatched argument at index 0" does not say what
+   * the word was taken for, so say "unknown command" or "unexpected argument".
+   */
+  static String parameterProblem(CommandLine.ParameterException ex) {
+    if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.isUnknownOption()
+        && !u.getUnmatched().isEmpty()) {
+      String word = u.getUnmatched().get(0);
+      if (ex.getCommandLine().getSubcommands().isEmpty()) {
+        return "unexpected argument '" + oneLine(word) + "'";
+      }
+      // no "did you mean": picocli's nearest name for 'frobnicate' is 'simulate'
+      return "unknown command '" + oneLine(word) + "'";
+    }
+    return oneLine(ex.getMessage());
   }
 
   static String oneLine(String s) {

@@ -211,6 +211,10 @@ final class QueryCommands {
 
     @Override
     String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
+      if (chainId.isBlank()) {
+        // no chain has a blank id: an empty list would read as "no limits lead there"
+        throw CliException.usage("CHAIN_ID must not be blank");
+      }
       if (home.chainIds().isEmpty()) {
         io.err().println(
             "ratelimit: note: " + NodeConfig.channelsFile(home.home())

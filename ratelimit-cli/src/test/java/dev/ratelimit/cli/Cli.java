@@ -1,5 +1,6 @@
 package dev.ratelimit.cli;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URISyntaxException;
@@ -14,12 +15,17 @@ import java.util.stream.Collectors;
 record Cli(int exit, String out, String err) {
 
   static Cli run(String... args) {
+    return runWithInput(new byte[0], args);
+  }
+
+  /** {@link #run} with {@code input} as standard input. */
+  static Cli runWithInput(byte[] input, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int exit;
     try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
         PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-      exit = Main.run(args, o, e);
+      exit = Main.run(args, new ByteArrayInputStream(input), o, e);
     }
     return new Cli(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }

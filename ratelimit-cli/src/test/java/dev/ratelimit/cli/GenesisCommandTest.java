@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,6 +32,28 @@ class GenesisCommandTest {
     assertEquals(0, validate.exit(), validate.toString());
     assertEquals("valid\n", validate.out());
     assertEquals("", validate.err());
+
+    // the pipe the help shows: export | validate -
+    Cli piped = Cli.runWithInput(
+        export.out().getBytes(StandardCharsets.UTF_8), "genesis", "validate", "-");
+    assertEquals(0, piped.exit(), piped.toString());
+    assertEquals("valid\n", piped.out());
+  }
+
+  @Test
+  void validate_fromStandardInput_namesItInErrors() {
+    Cli r = Cli.runWithInput(
+        "{\"hour_epoch\": {\"duration\": \"60s\"}}".getBytes(StandardCharsets.UTF_8),
+        "genesis", "validate", "-");
+    assertEquals(2, r.exit(), r.toString());
+    assertEquals(1, r.errLines().size(), r.toString());
+    assertTrue(r.err().startsWith("ratelimit: <stdin>: "), r.err());
+    assertTrue(r.err().trim().endsWith("(code 12)"), r.err());
+
+    Cli empty = Cli.run("genesis", "validate", "-"); // nothing piped in
+    assertEquals(2, empty.exit(), empty.toString());
+    assertTrue(empty.err().contains("<stdin>: ") && empty.err().contains("the file is empty"),
+        empty.err());
   }
 
   @Test

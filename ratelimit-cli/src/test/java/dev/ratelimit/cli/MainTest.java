@@ -88,6 +88,24 @@ class MainTest {
   }
 
   @Test
+  void strayWords_sayWhatTheyAre() {
+    assertEquals(
+        List.of("ratelimit: unknown command 'list-rate-limit' (see 'ratelimit --help')"),
+        Cli.run("list-rate-limit").errLines());
+    assertEquals(
+        List.of("ratelimit: unknown command 'frobnicate' (see 'ratelimit --help')"),
+        Cli.run("frobnicate").errLines());
+    assertEquals(
+        List.of("ratelimit: unknown command 'foo' (see 'ratelimit genesis --help')"),
+        Cli.run("genesis", "foo").errLines());
+    Cli extra = Cli.run("list-rate-limits", "extra", "--home", "/tmp");
+    assertEquals(2, extra.exit());
+    assertEquals(
+        List.of("ratelimit: unexpected argument 'extra' (see 'ratelimit list-rate-limits --help')"),
+        extra.errLines());
+  }
+
+  @Test
   void noStackTraceUnlessDebug() {
     Cli plain = Cli.run("simulate", "/no/such.json");
     assertEquals(2, plain.exit());

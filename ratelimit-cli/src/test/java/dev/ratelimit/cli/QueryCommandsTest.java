@@ -16,6 +16,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The queries over a home left by {@code ratelimit simulate --home} of the walk-through. */
 class QueryCommandsTest {
@@ -197,6 +199,15 @@ class QueryCommandsTest {
     Cli other = query("rate-limits-by-chain", "cosmoshub-4", "--output", "json");
     assertEquals(0, other.exit());
     assertEquals("{\n  \"rate_limits\": []\n}\n", other.out());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", " "})
+  void rateLimitsByChain_blankChainId_exit2(String chainId) {
+    Cli r = query("rate-limits-by-chain", chainId);
+    assertEquals(2, r.exit(), r.toString());
+    assertEquals("", r.out());
+    assertEquals(List.of("ratelimit: CHAIN_ID must not be blank"), r.errLines());
   }
 
   @Test
