@@ -3,7 +3,7 @@ package dev.ratelimit.cli.simulate;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.util.JsonFormat;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -26,13 +26,22 @@ final class MsgTypes {
   static final JsonFormat.TypeRegistry REGISTRY =
       JsonFormat.TypeRegistry.newBuilder().add(DESCRIPTORS).build();
 
-  private static final Set<String> TYPE_URLS =
-      DESCRIPTORS.stream().map(d -> "/" + d.getFullName()).collect(Collectors.toUnmodifiableSet());
+  private static final Map<String, Descriptor> BY_TYPE_URL =
+      DESCRIPTORS.stream().collect(Collectors.toUnmodifiableMap(d -> "/" + d.getFullName(), d -> d));
 
   private MsgTypes() {}
 
   /** True for the eight type URLs above ({@code /ratelimit.v1.MsgAddRateLimit}, ...). */
   static boolean isKnown(String typeUrl) {
-    return TYPE_URLS.contains(typeUrl);
+    return BY_TYPE_URL.containsKey(typeUrl);
+  }
+
+  /** The message type of one of the eight type URLs. */
+  static Descriptor descriptor(String typeUrl) {
+    Descriptor d = BY_TYPE_URL.get(typeUrl);
+    if (d == null) {
+      throw new IllegalArgumentException("not a governance message type URL: " + typeUrl);
+    }
+    return d;
   }
 }

@@ -5,6 +5,7 @@ import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import dev.ratelimit.cli.StrictJson;
+import dev.ratelimit.core.genesis.ProtoJson;
 import dev.ratelimit.middleware.ibc.GoJson;
 import dev.ratelimit.proto.v1.GenesisState;
 import java.io.IOException;
@@ -289,7 +290,7 @@ public final class ScenarioParser {
           case "set_supply" -> new Step.SetSupply(o.string("denom"), o.integer("amount", false));
           case "add_channel" -> new Step.AddChannel(channel(o));
           case "add_client" -> new Step.AddClient(client(o));
-          case "msg" -> new Step.Msg(msg(o.raw("msg"), o, "msg"));
+          case "msg" -> msgStep(o);
           case "proposal" -> proposal(o);
           case "send" -> new Step.Send(packet(o.object("packet")));
           case "recv" -> new Step.Recv(packet(o.object("packet")), appAck(o));
@@ -375,19 +376,46 @@ public final class ScenarioParser {
     return new Step.BeginBlock(next, height);
   }
 
+  private static Step.Msg msgStep(StrictObject o) {
+    try {
+      return new Step.Msg(msg(o.raw("msg"), o, "msg"));
+    } catch (Undecodable e) {
+      return new Step.Msg(Any.getDefaultInstance(), Optional.of(e.getMessage()));
+    }
+  }
+
   private static Step.Proposal proposal(StrictObject o) {
     List<JsonNode> nodes = o.array("messages");
     List<Any> msgs = new ArrayList<>();
+    Optional<String> undecodable = Optional.empty();
     for (int i = 0; i < nodes.size(); i++) {
-      msgs.add(msg(nodes.get(i), o, "messages[" + i + "]"));
+      try {
+        msgs.add(msg(nodes.get(i), o, "messages[" + i + "]"));
+      } catch (Undecodable e) {
+        undecodable = undecodable.or(() -> Optional.of(e.getMessage()));
+      }
     }
-    return new Step.Proposal(msgs);
+    return undecodable.isPresent()
+        ? new Step.Proposal(List.of(), undecodable)
+        : new Step.Proposal(msgs);
+  }
+
+  /** A known type URL whose JSON is no such message: a failed step, not a malformed file. */
+  private static final class Undecodable extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Undecodable(String message) {
+      super(message, null, false, false);
+    }
   }
 
   /**
    * A governance message in protobuf JSON with {@code "@type"}. A type URL the runner does not
    * know is passed on as an {@link Any} with that URL and no bytes, so the message router rejects
    * it ({@code invalid_request}) as a chain would; the other fields of such a message are ignored.
+   * A known type whose fields do not decode (a uint64 of {@code "-1"}, a field the type lacks)
+   * throws {@link Undecodable}: the step fails as {@code invalid_request} too. What is not a
+   * message at all (no object, no {@code "@type"}) makes the file malformed.
    */
   private static Any msg(JsonNode node, StrictObject parent, String at) {
     if (node == null) {
@@ -406,11 +434,15 @@ public final class ScenarioParser {
     if (!MsgTypes.isKnown(typeUrl)) {
       return Any.newBuilder().setTypeUrl(typeUrl).build();
     }
+    Optional<String> problem = ProtoJson.problem(node.toString(), MsgTypes.descriptor(typeUrl));
+    if (problem.isPresent()) {
+      throw new Undecodable(at + ": not a valid " + typeUrl + ": " + problem.get());
+    }
     Any.Builder b = Any.newBuilder();
     try {
       MSG_PARSER.merge(node.toString(), b);
     } catch (InvalidProtocolBufferException | RuntimeException e) {
-      throw parent.where().malformed(at + ": not a valid " + typeUrl + ": " + e.getMessage());
+      throw new Undecodable(at + ": not a valid " + typeUrl + ": " + e.getMessage());
     }
     return b.build();
   }

@@ -1,7 +1,5 @@
 package dev.ratelimit.cli.simulate;
 
-import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.protobuf.util.JsonFormat;
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.genesis.GenesisCodec;
@@ -115,14 +113,8 @@ final class Simulation implements AutoCloseable, StateView {
     try {
       GenesisState.Builder b = defaultGenesis().toBuilder();
       if (scenario.genesisJson().isPresent()) {
-        GenesisState.Builder given = GenesisState.newBuilder();
-        try {
-          JsonFormat.parser().merge(scenario.genesisJson().get(), given);
-        } catch (InvalidProtocolBufferException | RuntimeException e) {
-          throw new RateLimitException(
-              ErrorCode.INVALID_GENESIS, "not a GenesisState in protobuf JSON: " + e.getMessage());
-        }
-        b.mergeFrom(given.build()); // field by field: messages merge, lists append
+        // field by field: messages merge, lists append
+        b.mergeFrom(GenesisCodec.protoFromJson(scenario.genesisJson().get()));
       }
       GenesisCodec.Decoded decoded = GenesisCodec.fromProto(b.build());
       genesisWarnings = decoded.warnings();
@@ -226,6 +218,12 @@ final class Simulation implements AutoCloseable, StateView {
     T value;
   }
 
+  private static void requireDecodable(Optional<String> undecodable) {
+    if (undecodable.isPresent()) {
+      throw new RateLimitException(ErrorCode.INVALID_REQUEST, undecodable.get());
+    }
+  }
+
   /** Executes an action; returns whether it succeeded (false rolls back its writes). */
   private boolean execute(
       BlockContext ctx, Step.Action action, Holder<Optional<Acknowledgement>> recvAck) {
@@ -238,8 +236,10 @@ final class Simulation implements AutoCloseable, StateView {
     } else if (action instanceof Step.AddClient c) {
       channels.add(c.client());
     } else if (action instanceof Step.Msg m) {
+      requireDecodable(m.undecodable());
       router.route(ctx, m.msg());
     } else if (action instanceof Step.Proposal p) {
+      requireDecodable(p.undecodable());
       proposals.execute(ctx, p.messages());
     } else if (action instanceof Step.Send s) {
       Step.PacketSpec p = s.packet();

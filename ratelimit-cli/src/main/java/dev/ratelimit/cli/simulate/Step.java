@@ -55,11 +55,25 @@ public record Step(
 
   public record AddClient(Scenario.ClientSpec client) implements Action {}
 
-  public record Msg(Any msg) implements Action {}
+  /**
+   * @param undecodable why the step's JSON is no such message (a uint64 of {@code "-1"}, a field
+   *     the type lacks): the step then fails as {@code invalid_request}, as a chain refuses a
+   *     transaction it cannot decode, and {@code msg} is empty
+   */
+  public record Msg(Any msg, Optional<String> undecodable) implements Action {
+    public Msg(Any msg) {
+      this(msg, Optional.empty());
+    }
+  }
 
-  public record Proposal(List<Any> messages) implements Action {
+  /** @param undecodable the first message that is no such message (see {@link Msg}) */
+  public record Proposal(List<Any> messages, Optional<String> undecodable) implements Action {
     public Proposal {
       messages = List.copyOf(messages);
+    }
+
+    public Proposal(List<Any> messages) {
+      this(messages, Optional.empty());
     }
   }
 

@@ -95,6 +95,24 @@ class ScenarioParserTest {
   }
 
   @Test
+  void knownTypeUrlWithUndecodableFields_isAFailingStepNotAMalformedFile() {
+    Scenario s = parse("{\"name\": \"n\", \"steps\": [{\"op\": \"msg\", \"msg\": {\"@type\":"
+        + " \"/ratelimit.v1.MsgAddRateLimit\", \"duration_hours\": \"-1\"}},"
+        + " {\"op\": \"proposal\", \"messages\": [{\"@type\": \"/ratelimit.v1.MsgResetRateLimit\"},"
+        + " {\"@type\": \"/ratelimit.v1.MsgRemoveRateLimit\", \"bogus\": 1}]}]}").get(0);
+    Step.Msg m = (Step.Msg) s.steps().get(0).action();
+    assertEquals(
+        Optional.of("msg: not a valid /ratelimit.v1.MsgAddRateLimit: Out of range uint64 value: \"-1\""),
+        m.undecodable());
+    Step.Proposal p = (Step.Proposal) s.steps().get(1).action();
+    assertTrue(p.undecodable().orElseThrow().startsWith(
+        "messages[1]: not a valid /ratelimit.v1.MsgRemoveRateLimit: "), p.undecodable().get());
+    // what is no message at all still makes the file malformed
+    assertTrue(malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"msg\", \"msg\": []}]}")
+        .contains("msg: expected an object"));
+  }
+
+  @Test
   void ibcGoTypeUrl_parsesWithSigner() throws Exception {
     Scenario s = parse("{\"name\": \"n\", \"steps\": [{\"op\": \"msg\", \"msg\": {\"@type\":"
         + " \"/ibc.applications.rate_limiting.v1.MsgResetRateLimit\", \"signer\": \"gov\","

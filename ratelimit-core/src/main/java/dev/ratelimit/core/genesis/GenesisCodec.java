@@ -56,13 +56,28 @@ public final class GenesisCodec {
    * @throws RateLimitException {@link ErrorCode#INVALID_GENESIS} naming the first problem
    */
   public static Decoded fromJson(String json) {
+    return fromProto(protoFromJson(json));
+  }
+
+  /**
+   * Parses protobuf JSON as Go's protojson would (unknown fields rejected, {@link ProtoJson}'s
+   * rules), without validating the content.
+   *
+   * @throws RateLimitException {@link ErrorCode#INVALID_GENESIS} when it is no {@code
+   *     GenesisState}
+   */
+  public static GenesisState protoFromJson(String json) {
+    Optional<String> problem = ProtoJson.problem(json, GenesisState.getDescriptor());
+    if (problem.isPresent()) {
+      throw invalid("not a GenesisState in protobuf JSON: " + problem.get());
+    }
     GenesisState.Builder b = GenesisState.newBuilder();
     try {
       JsonFormat.parser().merge(json, b);
     } catch (InvalidProtocolBufferException | RuntimeException e) {
       throw invalid("not a GenesisState in protobuf JSON: " + e.getMessage());
     }
-    return fromProto(b.build());
+    return b.build();
   }
 
   /**

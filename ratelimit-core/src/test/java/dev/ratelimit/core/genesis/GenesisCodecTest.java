@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Genesis JSON import/export and every validation rule of SPEC §7 (code 12). */
@@ -151,6 +152,47 @@ class GenesisCodecTest {
         .genesis().rateLimits().get(0).quota().durationHours());
     assertEquals(24, ok(genesis(rl("u", "channel-1", "1", "1", "\"24\"", "0", "0", "1")))
         .genesis().rateLimits().get(0).quota().durationHours());
+  }
+
+  /** One limit with raw JSON values for four of its fields, the others valid strings. */
+  private static String rawLimit(String denom, String send, String hours, String channelValue) {
+    return genesis("""
+        {"path":{"denom":%s,"channel_or_client_id":"channel-1"},
+         "quota":{"max_percent_send":%s,"max_percent_recv":"1","duration_hours":%s},
+         "flow":{"inflow":"0","outflow":"0","channel_value":%s}}"""
+        .formatted(denom, send, hours, channelValue));
+  }
+
+  /** Go's protojson refuses these; protobuf-java's JsonFormat alone would read them. */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+      "\"u\" | 10    | \"24\"  | \"1000\" | rate_limits[0].quota.max_percent_send: expected a JSON string, got 10",
+      "\"u\" | \"1\" | \"24\"  | 1000    | rate_limits[0].flow.channel_value: expected a JSON string, got 1000",
+      "true  | \"1\" | \"24\"  | \"1000\" | rate_limits[0].path.denom: expected a JSON string, got true",
+      "\"u\" | \"1\" | \"024\" | \"1000\" | rate_limits[0].quota.duration_hours: not an integer: \"024\"",
+      "\"u\" | \"1\" | \"+24\" | \"1000\" | rate_limits[0].quota.duration_hours: not an integer: \"+24\"",
+      "\"u\" | \"1\" | \" 24\" | \"1000\" | rate_limits[0].quota.duration_hours: not an integer: \" 24\""})
+  void goProtojsonRules_areCode12NamingTheField(
+      String denom, String send, String hours, String channelValue, String problem) {
+    String json = rawLimit(denom, send, hours, channelValue);
+    RateLimitException e =
+        assertThrows(RateLimitException.class, () -> GenesisCodec.fromJson(json), json);
+    assertEquals(ErrorCode.INVALID_GENESIS, e.code());
+    assertEquals("invalid genesis: not a GenesisState in protobuf JSON: " + problem, e.getMessage());
+  }
+
+  @Test
+  void goProtojsonRules_stillTakeWhatGoTakes() {
+    // a uint64 as a number, or as a string holding a JSON number that is an integer
+    for (String hours : List.of("24", "\"24\"", "\"2.4e1\"", "24.0")) {
+      assertEquals(24, ok(rawLimit("\"u\"", "\"1\"", hours, "\"1000\""))
+          .genesis().rateLimits().get(0).quota().durationHours(), hours);
+    }
+    // null is the field's default; camelCase names are checked too
+    assertEquals(Genesis.empty(), ok("{\"blacklisted_denoms\":null}").genesis());
+    String camel = rawLimit("5", "\"1\"", "\"24\"", "\"1000\"").replace("rate_limits", "rateLimits");
+    assertInvalid(camel);
+    assertEquals(1, ok(camel.replace(":5,", ":\"5\",")).genesis().rateLimits().size());
   }
 
   @ParameterizedTest

@@ -1,0 +1,123 @@
+package dev.ratelimit.core.genesis;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The rules of Go's protojson (what a Cosmos SDK chain reads genesis and messages with) that
+ * protobuf-java's {@code JsonFormat} does not keep, checked before {@code JsonFormat} parses:
+ *
+ * <ul>
+ *   <li>a string field takes a JSON string: {@code JsonFormat} reads the number {@code 10} (or
+ *       {@code true}) into a string field as {@code "10"}. So an Int field (a percent, a flow),
+ *       which SPEC §7 makes a decimal string, is never a JSON number;
+ *   <li>an integer field given as a string holds a JSON number: {@code "24"}, {@code "1e1"}, not
+ *       {@code "024"} or {@code "+24"}, which {@code JsonFormat} takes.
+ * </ul>
+ *
+ * Everything else (unknown fields, ranges, timestamps) is left to {@code JsonFormat}.
+ */
+public final class ProtoJson {
+  /** RFC 8259's number grammar: what Go's protojson accepts inside an integer's string. */
+  private static final Pattern JSON_NUMBER =
+      Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
+
+  private ProtoJson() {}
+
+  /**
+   * The first value of {@code json} that breaks one of the rules above for a message of {@code
+   * type}, named by its path ({@code rate_limits[0].quota.max_percent_send: ...}); empty when there
+   * is none or when {@code json} is not JSON at all (then {@code JsonFormat} says why). Keys
+   * starting with {@code @} ({@code "@type"} of an {@code Any}) are skipped.
+   */
+  public static Optional<String> problem(String json, Descriptor type) {
+    Objects.requireNonNull(json, "json");
+    Objects.requireNonNull(type, "type");
+    JsonElement root;
+    try {
+      root = JsonParser.parseString(json);
+    } catch (JsonParseException | IllegalStateException notJson) {
+      return Optional.empty();
+    }
+    return message(root, type, "");
+  }
+
+  private static Optional<String> message(JsonElement json, Descriptor type, String where) {
+    if (!json.isJsonObject()) {
+      return Optional.empty(); // not an object where a message goes: JsonFormat says so
+    }
+    for (Map.Entry<String, JsonElement> e : json.getAsJsonObject().entrySet()) {
+      FieldDescriptor field = field(type, e.getKey());
+      if (field == null) {
+        continue; // unknown: JsonFormat says so
+      }
+      String at = where.isEmpty() ? e.getKey() : where + "." + e.getKey();
+      Optional<String> problem;
+      if (field.isRepeated() && e.getValue().isJsonArray()) {
+        problem = Optional.empty();
+        JsonArray items = e.getValue().getAsJsonArray();
+        for (int i = 0; i < items.size() && problem.isEmpty(); i++) {
+          problem = value(items.get(i), field, at + "[" + i + "]");
+        }
+      } else {
+        problem = value(e.getValue(), field, at);
+      }
+      if (problem.isPresent()) {
+        return problem;
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<String> value(JsonElement v, FieldDescriptor field, String at) {
+    if (v.isJsonNull()) {
+      return Optional.empty();
+    }
+    switch (field.getJavaType()) {
+      case STRING -> {
+        if (!(v.isJsonPrimitive() && v.getAsJsonPrimitive().isString())) {
+          return Optional.of(at + ": expected a JSON string, got " + v);
+        }
+      }
+      case INT, LONG -> {
+        if (v.isJsonPrimitive() && v.getAsJsonPrimitive().isString()
+            && !JSON_NUMBER.matcher(v.getAsString()).matches()) {
+          return Optional.of(at + ": not an integer: " + v);
+        }
+      }
+      case MESSAGE -> {
+        // google.protobuf types have JSON forms of their own (Timestamp, Duration): JsonFormat's
+        if (!field.getMessageType().getFile().getPackage().equals("google.protobuf")) {
+          return message(v, field.getMessageType(), at);
+        }
+      }
+      default -> { }
+    }
+    return Optional.empty();
+  }
+
+  /** A field by its proto name or its lowerCamelCase JSON name, as protobuf JSON accepts both. */
+  private static FieldDescriptor field(Descriptor type, String key) {
+    if (key.startsWith("@")) {
+      return null;
+    }
+    FieldDescriptor byName = type.findFieldByName(key);
+    if (byName != null) {
+      return byName;
+    }
+    for (FieldDescriptor f : type.getFields()) {
+      if (f.getJsonName().equals(key)) {
+        return f;
+      }
+    }
+    return null;
+  }
+}
