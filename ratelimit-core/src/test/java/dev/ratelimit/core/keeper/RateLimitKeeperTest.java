@@ -702,6 +702,24 @@ class RateLimitKeeperTest {
   }
 
   @Test
+  void whitelistedPair_matchesExactStringsOnly() {
+    add("uatom", "channel-1", 10, 10, 24, 1000);
+    keeper.setWhitelistedAddressPair(ctx(), new WhitelistedAddressPair(SENDER, RECEIVER));
+    String before = chain.digest();
+    for (String[] nearMiss : new String[][] {
+        {SENDER.toUpperCase(java.util.Locale.ROOT), RECEIVER}, {SENDER + " ", RECEIVER},
+        {SENDER, " " + RECEIVER}, {SENDER, RECEIVER.toUpperCase(java.util.Locale.ROOT)}}) {
+      RateLimitedPacket p =
+          new RateLimitedPacket("channel-1", "uatom", n(1000), nearMiss[0], nearMiss[1]);
+      assertFailsUnchanged(
+          ErrorCode.QUOTA_EXCEEDED, () -> keeper.checkRateLimitAndUpdateFlow(ctx(), SEND, p));
+      assertFailsUnchanged(
+          ErrorCode.QUOTA_EXCEEDED, () -> keeper.checkRateLimitAndUpdateFlow(ctx(), RECV, p));
+    }
+    assertEquals(before, chain.digest());
+  }
+
+  @Test
   void whitelist_setListRemove_canonicalOrder() {
     keeper.setWhitelistedAddressPair(ctx(), new WhitelistedAddressPair("b", "a"));
     keeper.setWhitelistedAddressPair(ctx(), new WhitelistedAddressPair("a", "b"));
