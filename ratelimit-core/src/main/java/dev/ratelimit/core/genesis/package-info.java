@@ -1,5 +1,8 @@
 /**
  * Genesis import, export and validation: {@link dev.ratelimit.core.genesis.Genesis} records and
- * their protobuf JSON form ({@link dev.ratelimit.core.genesis.GenesisCodec}).
+ * their protobuf JSON form ({@link dev.ratelimit.core.genesis.GenesisCodec}), read with the rules
+ * of Go's protojson that protobuf-java's parser lacks ({@link
+ * dev.ratelimit.core.genesis.ProtoJson}, also used by the scenario runner for governance
+ * messages).
  */
 package dev.ratelimit.core.genesis;
