@@ -22,6 +22,7 @@ class GenesisCommandTest {
     Path home = root.resolve("stride-1");
     Cli export = Cli.run("genesis", "export", "--home", home.toString());
     assertEquals(0, export.exit(), export.toString());
+    assertTrue(export.out().startsWith("{\n  \"params\": {},\n"), export.out()); // as Go prints it
     assertTrue(export.out().contains("\"rate_limits\": [{"), export.out());
     assertTrue(export.out().contains("\"pending_send_packet_sequence_numbers\": []"), export.out());
     assertTrue(export.out().contains("\"epoch_number\": \"24\""), export.out());

@@ -18,6 +18,7 @@ import dev.ratelimit.proto.v1.QueryAllWhitelistedAddressesResponse;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * How query answers print: protobuf JSON of the Go module's query responses (proto field names,
@@ -31,10 +32,16 @@ public final class QueryOutput {
 
   private QueryOutput() {}
 
-  /** Protobuf JSON of a message, ending with a newline. */
+  /**
+   * JsonFormat's pretty form of an empty message (a line break and indentation between the
+   * braces). A JSON string holds no raw line break, so this never matches inside one.
+   */
+  private static final Pattern EMPTY_OBJECT = Pattern.compile("\\{\n\\s*}");
+
+  /** Protobuf JSON of a message, ending with a newline; an empty message prints as {@code {}}. */
   public static String protoJson(MessageOrBuilder message) {
     try {
-      return PROTO_JSON.print(message) + "\n";
+      return EMPTY_OBJECT.matcher(PROTO_JSON.print(message)).replaceAll("{}") + "\n";
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException("cannot print " + message.getClass().getSimpleName(), e);
     }
