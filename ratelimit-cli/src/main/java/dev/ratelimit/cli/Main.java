@@ -33,15 +33,6 @@ public final class Main {
   }
 
   /**
-   * Runs the command line with an empty standard input.
-   *
-   * @return the exit code ({@link ExitCode})
-   */
-  public static int run(String[] args, PrintStream out, PrintStream err) {
-    return run(args, InputStream.nullInputStream(), out, err);
-  }
-
-  /**
    * Runs the command line.
    *
    * @return the exit code ({@link ExitCode})

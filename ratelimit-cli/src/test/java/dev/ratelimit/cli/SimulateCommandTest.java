@@ -179,9 +179,12 @@ class SimulateCommandTest {
             "height goes backwards: step 2 (begin_block): height: block height goes backwards"},
         new Object[] {"unknown-scenario-key.json", "typo at the top: unknown key \"suply\""},
         new Object[] {"duplicate-key.json", "Duplicate field 'steps'"},
-        // (a known type whose fields do not decode is a failing step: own/governance-ibc-go-...)
         new Object[] {"msg-without-type.json",
             "msg without its type: step 1 (msg): msg: \"@type\" is required"},
+        // (a field value no chain could receive is a failing step: own/governance-ibc-go-...)
+        new Object[] {"msg-field-typo.json",
+            "msg with a field its type lacks: step 1 (msg): msg: /ratelimit.v1.MsgAddRateLimit has"
+                + " no field \"max_percent_sned\""},
         new Object[] {"bad-expect-key.json",
             "expect key not for this op: step 1 (send): unknown key \"ack\" in expect"});
   }

@@ -2,6 +2,8 @@ package dev.ratelimit.cli.simulate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.Any;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import dev.ratelimit.cli.StrictJson;
@@ -17,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -111,6 +114,8 @@ public final class ScenarioParser {
 
   private static final JsonFormat.Parser MSG_PARSER =
       JsonFormat.parser().usingTypeRegistry(MsgTypes.REGISTRY);
+  // check_export's expected genesis: lenient on purpose (FORMAT.md: numbers in checks compare
+  // numerically, so "48" and 48 are one expectation), unlike the genesis a scenario loads
   private static final JsonFormat.Parser GENESIS_PARSER = JsonFormat.parser();
 
   private ScenarioParser() {}
@@ -376,31 +381,32 @@ public final class ScenarioParser {
     return new Step.BeginBlock(next, height);
   }
 
-  private static Step.Msg msgStep(StrictObject o) {
+  private static Step.Action msgStep(StrictObject o) {
     try {
       return new Step.Msg(msg(o.raw("msg"), o, "msg"));
     } catch (Undecodable e) {
-      return new Step.Msg(Any.getDefaultInstance(), Optional.of(e.getMessage()));
+      return new Step.Undecodable(e.getMessage());
     }
   }
 
-  private static Step.Proposal proposal(StrictObject o) {
+  private static Step.Action proposal(StrictObject o) {
     List<JsonNode> nodes = o.array("messages");
     List<Any> msgs = new ArrayList<>();
     Optional<String> undecodable = Optional.empty();
     for (int i = 0; i < nodes.size(); i++) {
       try {
         msgs.add(msg(nodes.get(i), o, "messages[" + i + "]"));
-      } catch (Undecodable e) {
+      } catch (Undecodable e) { // the first; later messages are still checked for malformation
         undecodable = undecodable.or(() -> Optional.of(e.getMessage()));
       }
     }
-    return undecodable.isPresent()
-        ? new Step.Proposal(List.of(), undecodable)
-        : new Step.Proposal(msgs);
+    return undecodable.<Step.Action>map(Step.Undecodable::new).orElseGet(() -> new Step.Proposal(msgs));
   }
 
-  /** A known type URL whose JSON is no such message: a failed step, not a malformed file. */
+  /**
+   * A known type URL whose field values no chain could receive: a failed step, not a malformed
+   * file (thrown only inside this parser, caught by {@link #msgStep} and {@link #proposal}).
+   */
   private static final class Undecodable extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
@@ -413,9 +419,11 @@ public final class ScenarioParser {
    * A governance message in protobuf JSON with {@code "@type"}. A type URL the runner does not
    * know is passed on as an {@link Any} with that URL and no bytes, so the message router rejects
    * it ({@code invalid_request}) as a chain would; the other fields of such a message are ignored.
-   * A known type whose fields do not decode (a uint64 of {@code "-1"}, a field the type lacks)
-   * throws {@link Undecodable}: the step fails as {@code invalid_request} too. What is not a
-   * message at all (no object, no {@code "@type"}) makes the file malformed.
+   * A known type whose field values do not decode (a uint64 of {@code "-1"}, a percent as a JSON
+   * number: see {@link ProtoJson}) throws {@link Undecodable}: the step fails as {@code
+   * invalid_request} too, so one such value does not stop a file of test vectors. What is a
+   * mistake in the scenario itself (no object, no {@code "@type"}, a field name the type lacks,
+   * which is most often a typo) makes the file malformed.
    */
   private static Any msg(JsonNode node, StrictObject parent, String at) {
     if (node == null) {
@@ -434,7 +442,16 @@ public final class ScenarioParser {
     if (!MsgTypes.isKnown(typeUrl)) {
       return Any.newBuilder().setTypeUrl(typeUrl).build();
     }
-    Optional<String> problem = ProtoJson.problem(node.toString(), MsgTypes.descriptor(typeUrl));
+    Descriptor msgType = MsgTypes.descriptor(typeUrl);
+    for (Iterator<String> keys = node.fieldNames(); keys.hasNext(); ) {
+      String key = keys.next();
+      if (!key.equals("@type") && ProtoJson.field(msgType, key).isEmpty()) {
+        throw parent.where().malformed(
+            at + ": " + typeUrl + " has no field \"" + key + "\" (fields: "
+                + msgType.getFields().stream().map(FieldDescriptor::getName).toList() + ")");
+      }
+    }
+    Optional<String> problem = ProtoJson.problem(node.toString(), msgType);
     if (problem.isPresent()) {
       throw new Undecodable(at + ": not a valid " + typeUrl + ": " + problem.get());
     }

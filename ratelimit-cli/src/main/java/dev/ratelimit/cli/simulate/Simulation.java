@@ -218,12 +218,6 @@ final class Simulation implements AutoCloseable, StateView {
     T value;
   }
 
-  private static void requireDecodable(Optional<String> undecodable) {
-    if (undecodable.isPresent()) {
-      throw new RateLimitException(ErrorCode.INVALID_REQUEST, undecodable.get());
-    }
-  }
-
   /** Executes an action; returns whether it succeeded (false rolls back its writes). */
   private boolean execute(
       BlockContext ctx, Step.Action action, Holder<Optional<Acknowledgement>> recvAck) {
@@ -236,11 +230,11 @@ final class Simulation implements AutoCloseable, StateView {
     } else if (action instanceof Step.AddClient c) {
       channels.add(c.client());
     } else if (action instanceof Step.Msg m) {
-      requireDecodable(m.undecodable());
       router.route(ctx, m.msg());
     } else if (action instanceof Step.Proposal p) {
-      requireDecodable(p.undecodable());
       proposals.execute(ctx, p.messages());
+    } else if (action instanceof Step.Undecodable u) {
+      throw new RateLimitException(ErrorCode.INVALID_REQUEST, u.reason());
     } else if (action instanceof Step.Send s) {
       Step.PacketSpec p = s.packet();
       core.setNextSequence(p.sequence());

@@ -55,27 +55,20 @@ public record Step(
 
   public record AddClient(Scenario.ClientSpec client) implements Action {}
 
-  /**
-   * @param undecodable why the step's JSON is no such message (a uint64 of {@code "-1"}, a field
-   *     the type lacks): the step then fails as {@code invalid_request}, as a chain refuses a
-   *     transaction it cannot decode, and {@code msg} is empty
-   */
-  public record Msg(Any msg, Optional<String> undecodable) implements Action {
-    public Msg(Any msg) {
-      this(msg, Optional.empty());
-    }
-  }
+  public record Msg(Any msg) implements Action {}
 
-  /** @param undecodable the first message that is no such message (see {@link Msg}) */
-  public record Proposal(List<Any> messages, Optional<String> undecodable) implements Action {
+  public record Proposal(List<Any> messages) implements Action {
     public Proposal {
       messages = List.copyOf(messages);
     }
-
-    public Proposal(List<Any> messages) {
-      this(messages, Optional.empty());
-    }
   }
+
+  /**
+   * A {@code msg} or {@code proposal} carrying a message of a known type whose fields no chain
+   * could receive (a uint64 of {@code "-1"}, a percent as a JSON number): the step fails as
+   * {@code invalid_request} with {@code reason}.
+   */
+  public record Undecodable(String reason) implements Action {}
 
   public record Send(PacketSpec packet) implements Action {}
 

@@ -95,19 +95,30 @@ class ScenarioParserTest {
   }
 
   @Test
-  void knownTypeUrlWithUndecodableFields_isAFailingStepNotAMalformedFile() {
+  void knownTypeUrlWithUndecodableValues_isAFailingStepNotAMalformedFile() {
     Scenario s = parse("{\"name\": \"n\", \"steps\": [{\"op\": \"msg\", \"msg\": {\"@type\":"
         + " \"/ratelimit.v1.MsgAddRateLimit\", \"duration_hours\": \"-1\"}},"
         + " {\"op\": \"proposal\", \"messages\": [{\"@type\": \"/ratelimit.v1.MsgResetRateLimit\"},"
-        + " {\"@type\": \"/ratelimit.v1.MsgRemoveRateLimit\", \"bogus\": 1}]}]}").get(0);
-    Step.Msg m = (Step.Msg) s.steps().get(0).action();
+        + " {\"@type\": \"/ratelimit.v1.MsgRemoveRateLimit\", \"denom\": 5}]}]}").get(0);
     assertEquals(
-        Optional.of("msg: not a valid /ratelimit.v1.MsgAddRateLimit: Out of range uint64 value: \"-1\""),
-        m.undecodable());
-    Step.Proposal p = (Step.Proposal) s.steps().get(1).action();
-    assertTrue(p.undecodable().orElseThrow().startsWith(
-        "messages[1]: not a valid /ratelimit.v1.MsgRemoveRateLimit: "), p.undecodable().get());
-    // what is no message at all still makes the file malformed
+        new Step.Undecodable(
+            "msg: not a valid /ratelimit.v1.MsgAddRateLimit: Out of range uint64 value: \"-1\""),
+        s.steps().get(0).action());
+    assertEquals(
+        new Step.Undecodable("messages[1]: not a valid /ratelimit.v1.MsgRemoveRateLimit:"
+            + " denom: expected a JSON string, got 5"),
+        s.steps().get(1).action());
+    assertEquals("proposal", s.steps().get(1).op());
+    // mistakes in the scenario itself still make the file malformed: a field name the type
+    // lacks (most often a typo), or no message at all
+    assertTrue(malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"msg\", \"msg\": {\"@type\":"
+        + " \"/ratelimit.v1.MsgAddRateLimit\", \"max_percent_sned\": \"10\"}}]}")
+        .endsWith("step 1 (msg): msg: /ratelimit.v1.MsgAddRateLimit has no field \"max_percent_sned\""
+            + " (fields: [authority, denom, channel_or_client_id, max_percent_send, max_percent_recv,"
+            + " duration_hours])"));
+    assertTrue(malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"proposal\", \"messages\":"
+        + " [{\"@type\": \"/ratelimit.v1.MsgResetRateLimit\", \"maxPercentSend\": \"1\"}]}]}")
+        .contains("has no field \"maxPercentSend\""));
     assertTrue(malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"msg\", \"msg\": []}]}")
         .contains("msg: expected an object"));
   }

@@ -35,8 +35,8 @@ public final class ProtoJson {
   /**
    * The first value of {@code json} that breaks one of the rules above for a message of {@code
    * type}, named by its path ({@code rate_limits[0].quota.max_percent_send: ...}); empty when there
-   * is none or when {@code json} is not JSON at all (then {@code JsonFormat} says why). Keys
-   * starting with {@code @} ({@code "@type"} of an {@code Any}) are skipped.
+   * is none or when {@code json} is not JSON at all (then {@code JsonFormat} says why). Keys that
+   * name no field (such as {@code "@type"} of an {@code Any}) are skipped.
    */
   public static Optional<String> problem(String json, Descriptor type) {
     Objects.requireNonNull(json, "json");
@@ -55,10 +55,11 @@ public final class ProtoJson {
       return Optional.empty(); // not an object where a message goes: JsonFormat says so
     }
     for (Map.Entry<String, JsonElement> e : json.getAsJsonObject().entrySet()) {
-      FieldDescriptor field = field(type, e.getKey());
-      if (field == null) {
-        continue; // unknown: JsonFormat says so
+      Optional<FieldDescriptor> known = field(type, e.getKey());
+      if (known.isEmpty()) {
+        continue; // unknown, or "@type": JsonFormat says what is wrong
       }
+      FieldDescriptor field = known.get();
       String at = where.isEmpty() ? e.getKey() : where + "." + e.getKey();
       Optional<String> problem;
       if (field.isRepeated() && e.getValue().isJsonArray()) {
@@ -104,20 +105,15 @@ public final class ProtoJson {
     return Optional.empty();
   }
 
-  /** A field by its proto name or its lowerCamelCase JSON name, as protobuf JSON accepts both. */
-  private static FieldDescriptor field(Descriptor type, String key) {
-    if (key.startsWith("@")) {
-      return null;
-    }
+  /**
+   * The field a protobuf JSON key names in {@code type}: by its proto name or its lowerCamelCase
+   * JSON name, as protobuf JSON accepts both; empty for any other key, {@code "@type"} included.
+   */
+  public static Optional<FieldDescriptor> field(Descriptor type, String key) {
     FieldDescriptor byName = type.findFieldByName(key);
     if (byName != null) {
-      return byName;
+      return Optional.of(byName);
     }
-    for (FieldDescriptor f : type.getFields()) {
-      if (f.getJsonName().equals(key)) {
-        return f;
-      }
-    }
-    return null;
+    return type.getFields().stream().filter(f -> f.getJsonName().equals(key)).findFirst();
   }
 }
