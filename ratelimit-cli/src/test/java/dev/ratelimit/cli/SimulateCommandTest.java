@@ -169,7 +169,8 @@ class SimulateCommandTest {
         new Object[] {"unknown-step-key.json", "typo in a step: step 2 (send): unknown key \"pakcet\""},
         new Object[] {"unknown-op.json", "unknown op: step 2: unknown op \"sned\""},
         new Object[] {"wrong-type.json",
-            "amount as a number: step 1 (send): packet.data.amount: expected a string, got an integer"},
+            "sequence as a word: step 1 (send): packet.sequence: expected a non-negative integer,"
+                + " got a string \"one\""},
         new Object[] {"time-and-advance.json",
             "both time and advance_seconds: step 1 (begin_block): give either \"time\" or"
                 + " \"advance_seconds\", not both"},

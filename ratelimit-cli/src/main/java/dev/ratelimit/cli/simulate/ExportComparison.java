@@ -91,7 +91,11 @@ final class ExportComparison {
     return b.build();
   }
 
+  /** An Int field: absent ({@code ""}) is its default, 0 (FORMAT: absent fields are defaults). */
   private static String number(String s) {
+    if (s.isEmpty()) {
+      return "0";
+    }
     return INTEGER.matcher(s).matches() && s.length() < 100 ? new BigInteger(s).toString() : s;
   }
 

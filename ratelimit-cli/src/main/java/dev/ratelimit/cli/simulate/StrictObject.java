@@ -3,6 +3,7 @@ package dev.ratelimit.cli.simulate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.Timestamp;
 import com.google.protobuf.util.Timestamps;
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -173,6 +174,8 @@ final class StrictObject {
     BigInteger value;
     if (v.isIntegralNumber()) {
       value = v.bigIntegerValue();
+    } else if (v.isFloatingPointNumber() && isWholeAndShort(v.decimalValue())) {
+      value = v.decimalValue().toBigIntegerExact(); // 0.0 or 1e3: numbers compare numerically
     } else if (v.isTextual() && (signed ? SIGNED_DIGITS : DIGITS).matcher(v.textValue()).matches()
         && v.textValue().length() <= 100) {
       value = new BigInteger(v.textValue());
@@ -185,6 +188,12 @@ final class StrictObject {
       throw where.malformed(label(at) + "expected a non-negative integer, got " + value);
     }
     return value;
+  }
+
+  /** A whole number of at most 100 digits (so {@code 1e999999999} is never expanded). */
+  private static boolean isWholeAndShort(BigDecimal d) {
+    BigDecimal n = d.stripTrailingZeros();
+    return n.scale() <= 0 && n.precision() - n.scale() <= 100;
   }
 
   /** An RFC 3339 time with an offset ({@code 2024-01-01T00:00:00Z}). */
