@@ -39,15 +39,19 @@ public final class StrictJson {
 
   private StrictJson() {}
 
-  /** The text of {@code content}, which must be valid UTF-8. */
+  /**
+   * The text of {@code content}, which must be valid UTF-8, without a leading byte-order mark
+   * (which RFC 8259 lets a JSON reader ignore, and some editors write).
+   */
   public static String utf8(byte[] content) throws Malformed {
     try {
-      return StandardCharsets.UTF_8
+      String text = StandardCharsets.UTF_8
           .newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT)
           .decode(ByteBuffer.wrap(content))
           .toString();
+      return text.startsWith("\uFEFF") ? text.substring(1) : text;
     } catch (CharacterCodingException e) {
       throw new Malformed("not valid UTF-8");
     }

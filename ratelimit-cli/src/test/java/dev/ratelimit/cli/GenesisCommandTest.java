@@ -42,6 +42,15 @@ class GenesisCommandTest {
   }
 
   @Test
+  void validate_ignoresALeadingByteOrderMark(@TempDir Path tmp) throws IOException {
+    Path file = tmp.resolve("g.json");
+    Files.writeString(file, "\uFEFF{\"blacklisted_denoms\": [\"u\"]}");
+    Cli r = Cli.run("genesis", "validate", file.toString());
+    assertEquals(0, r.exit(), r.toString());
+    assertEquals("valid\n", r.out());
+  }
+
+  @Test
   void validate_fromStandardInput_namesItInErrors() {
     Cli r = Cli.runWithInput(
         "{\"hour_epoch\": {\"duration\": \"60s\"}}".getBytes(StandardCharsets.UTF_8),

@@ -24,6 +24,13 @@ class ScenarioParserTest {
   }
 
   @Test
+  void aLeadingByteOrderMarkIsIgnored() {
+    assertEquals("n", parse("\uFEFF{\"name\": \"n\", \"steps\": []}").get(0).name());
+    // only at the start: anywhere else it is no JSON
+    assertTrue(malformed("{\"name\": \"n\", \"steps\": []}\uFEFF").contains("bad JSON"));
+  }
+
+  @Test
   void defaults() {
     Scenario s = parse("{\"name\": \"n\", \"channels\": [{\"channel_id\": \"channel-3\"}], \"steps\": []}").get(0);
     assertEquals("testchain-1", s.chainId());
