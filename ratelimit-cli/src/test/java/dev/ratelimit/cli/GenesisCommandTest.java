@@ -41,11 +41,16 @@ class GenesisCommandTest {
     assertEquals("valid\n", piped.out());
   }
 
+  /** {@code genesis validate} of a file in {@code dir} holding {@code content}. */
+  private static Cli validate(Path dir, String content) throws IOException {
+    Path file = dir.resolve("g.json");
+    Files.writeString(file, content);
+    return Cli.run("genesis", "validate", file.toString());
+  }
+
   @Test
   void validate_ignoresALeadingByteOrderMark(@TempDir Path tmp) throws IOException {
-    Path file = tmp.resolve("g.json");
-    Files.writeString(file, "\uFEFF{\"blacklisted_denoms\": [\"u\"]}");
-    Cli r = Cli.run("genesis", "validate", file.toString());
+    Cli r = validate(tmp, "\uFEFF{\"blacklisted_denoms\": [\"u\"]}");
     assertEquals(0, r.exit(), r.toString());
     assertEquals("valid\n", r.out());
   }
@@ -68,9 +73,7 @@ class GenesisCommandTest {
 
   @Test
   void validate_warnsAboutGoFormPendingIds(@TempDir Path tmp) throws IOException {
-    Path file = tmp.resolve("g.json");
-    Files.writeString(file, "{\"pending_send_packet_sequence_numbers\": [\"channel-0/5\"]}");
-    Cli r = Cli.run("genesis", "validate", file.toString());
+    Cli r = validate(tmp, "{\"pending_send_packet_sequence_numbers\": [\"channel-0/5\"]}");
     assertEquals(0, r.exit(), r.toString());
     assertEquals("valid\n", r.out());
     assertEquals(1, r.errLines().size(), r.toString());
