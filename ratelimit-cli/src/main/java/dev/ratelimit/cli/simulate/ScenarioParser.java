@@ -577,7 +577,8 @@ public final class ScenarioParser {
         .contains(c.textValue())) {
       return Outcome.Code.of(c.textValue());
     }
-    if (c.isIntegralNumber() || c.isTextual() && c.textValue().matches("[0-9]{1,9}")) {
+    if (StrictObject.wholeNumber(c).isPresent()
+        || c.isTextual() && c.textValue().matches("[0-9]{1,9}")) {
       BigInteger n = e.integer(c, e.child("code"), false);
       if (n.bitLength() > 31) {
         throw e.where().malformed(e.child("code") + ": not an error code: " + n);
@@ -627,12 +628,12 @@ public final class ScenarioParser {
                     .forEach(
                         f -> {
                           JsonNode v = f.getValue();
+                          Optional<BigInteger> number = StrictObject.wholeNumber(v);
                           if (v.isTextual()) {
                             attrs.put(f.getKey(), new Step.AttributeValue(v.textValue(), false));
-                          } else if (v.isIntegralNumber()) {
+                          } else if (number.isPresent()) {
                             attrs.put(
-                                f.getKey(),
-                                new Step.AttributeValue(v.bigIntegerValue().toString(), true));
+                                f.getKey(), new Step.AttributeValue(number.get().toString(), true));
                           } else {
                             throw a.fail(
                                 f.getKey(), "expected a string or an integer, got "

@@ -172,10 +172,9 @@ final class StrictObject {
 
   BigInteger integer(JsonNode v, String at, boolean signed) {
     BigInteger value;
-    if (v.isIntegralNumber()) {
-      value = v.bigIntegerValue();
-    } else if (v.isFloatingPointNumber() && isWholeAndShort(v.decimalValue())) {
-      value = v.decimalValue().toBigIntegerExact(); // 0.0 or 1e3: numbers compare numerically
+    Optional<BigInteger> number = wholeNumber(v);
+    if (number.isPresent()) {
+      value = number.get();
     } else if (v.isTextual() && (signed ? SIGNED_DIGITS : DIGITS).matcher(v.textValue()).matches()
         && v.textValue().length() <= 100) {
       value = new BigInteger(v.textValue());
@@ -190,10 +189,22 @@ final class StrictObject {
     return value;
   }
 
-  /** A whole number of at most 100 digits (so {@code 1e999999999} is never expanded). */
-  private static boolean isWholeAndShort(BigDecimal d) {
-    BigDecimal n = d.stripTrailingZeros();
-    return n.scale() <= 0 && n.precision() - n.scale() <= 100;
+  /**
+   * A JSON number that is a whole number: an integer, or a float such as {@code 0.0} or {@code
+   * 4e1} (numbers compare numerically) of at most 100 digits, so {@code 1e999999999} is never
+   * expanded.
+   */
+  static Optional<BigInteger> wholeNumber(JsonNode v) {
+    if (v.isIntegralNumber()) {
+      return Optional.of(v.bigIntegerValue());
+    }
+    if (v.isFloatingPointNumber()) {
+      BigDecimal n = v.decimalValue().stripTrailingZeros();
+      if (n.scale() <= 0 && n.precision() - n.scale() <= 100) {
+        return Optional.of(n.toBigIntegerExact());
+      }
+    }
+    return Optional.empty();
   }
 
   /** An RFC 3339 time with an offset ({@code 2024-01-01T00:00:00Z}). */
