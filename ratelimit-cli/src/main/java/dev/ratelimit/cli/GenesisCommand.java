@@ -125,7 +125,8 @@ final class GenesisCommand implements Callable<Integer> {
         decoded = GenesisCodec.fromJson(json);
       } catch (RateLimitException e) {
         throw new CliException(
-            ExitCode.USAGE, name + ": " + Main.oneLine(e.getMessage()) + " (code " + e.code().label() + ")");
+            ExitCode.USAGE,
+            name + ": " + Main.oneLine(e.getMessage()) + " (code " + e.code().label() + ")");
       }
       decoded.warnings().forEach(io::warn);
       io.out().println("valid");

@@ -28,15 +28,15 @@ public final class QueryOutput {
   private static final JsonFormat.Printer PROTO_JSON =
       JsonFormat.printer().preservingProtoFieldNames().alwaysPrintFieldsWithNoPresence();
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-
-  private QueryOutput() {}
-
   /**
    * JsonFormat's pretty form of an empty message (a line break and indentation between the
    * braces). A JSON string holds no raw line break, so this never matches inside one.
    */
   private static final Pattern EMPTY_OBJECT = Pattern.compile("\\{\n\\s*}");
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private QueryOutput() {}
 
   /** Protobuf JSON of a message, ending with a newline; an empty message prints as {@code {}}. */
   public static String protoJson(MessageOrBuilder message) {

@@ -4,6 +4,7 @@ import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.util.JsonFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -31,17 +32,8 @@ final class MsgTypes {
 
   private MsgTypes() {}
 
-  /** True for the eight type URLs above ({@code /ratelimit.v1.MsgAddRateLimit}, ...). */
-  static boolean isKnown(String typeUrl) {
-    return BY_TYPE_URL.containsKey(typeUrl);
-  }
-
-  /** The message type of one of the eight type URLs. */
-  static Descriptor descriptor(String typeUrl) {
-    Descriptor d = BY_TYPE_URL.get(typeUrl);
-    if (d == null) {
-      throw new IllegalArgumentException("not a governance message type URL: " + typeUrl);
-    }
-    return d;
+  /** The message type of one of the eight type URLs above, or empty for any other URL. */
+  static Optional<Descriptor> descriptor(String typeUrl) {
+    return Optional.ofNullable(BY_TYPE_URL.get(typeUrl));
   }
 }

@@ -439,10 +439,11 @@ public final class ScenarioParser {
           .malformed(at + ": \"@type\" is required (e.g. \"/ratelimit.v1.MsgAddRateLimit\")");
     }
     String typeUrl = type.textValue();
-    if (!MsgTypes.isKnown(typeUrl)) {
+    Optional<Descriptor> known = MsgTypes.descriptor(typeUrl);
+    if (known.isEmpty()) {
       return Any.newBuilder().setTypeUrl(typeUrl).build();
     }
-    Descriptor msgType = MsgTypes.descriptor(typeUrl);
+    Descriptor msgType = known.get();
     for (Iterator<String> keys = node.fieldNames(); keys.hasNext(); ) {
       String key = keys.next();
       if (!key.equals("@type") && ProtoJson.field(msgType, key).isEmpty()) {
@@ -451,13 +452,14 @@ public final class ScenarioParser {
                 + msgType.getFields().stream().map(FieldDescriptor::getName).toList() + ")");
       }
     }
-    Optional<String> problem = ProtoJson.problem(node.toString(), msgType);
+    String json = node.toString();
+    Optional<String> problem = ProtoJson.problem(json, msgType);
     if (problem.isPresent()) {
       throw new Undecodable(at + ": not a valid " + typeUrl + ": " + problem.get());
     }
     Any.Builder b = Any.newBuilder();
     try {
-      MSG_PARSER.merge(node.toString(), b);
+      MSG_PARSER.merge(json, b);
     } catch (InvalidProtocolBufferException | RuntimeException e) {
       throw new Undecodable(at + ": not a valid " + typeUrl + ": " + e.getMessage());
     }
