@@ -6,6 +6,7 @@ import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.store.StorageException;
 import java.io.InputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -71,9 +72,11 @@ public final class Main {
   }
 
   static CommandLine commandLine(Io io) {
-    CommandLine cl = new CommandLine(new RootCommand(io), new Factory(io));
-    cl.setOut(new PrintWriter(io.out(), true));
-    cl.setErr(new PrintWriter(io.err(), true));
+    CommandLine cl = new CommandLine(new RootCommand(), new Factory(io));
+    // picocli's help and usage go through these: UTF-8 like the streams main() opens, never the
+    // platform charset (US-ASCII under a POSIX locale on Java 17)
+    cl.setOut(new PrintWriter(new OutputStreamWriter(io.out(), StandardCharsets.UTF_8), true));
+    cl.setErr(new PrintWriter(new OutputStreamWriter(io.err(), StandardCharsets.UTF_8), true));
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     cl.setUsageHelpAutoWidth(false);
     cl.setUsageHelpWidth(100);

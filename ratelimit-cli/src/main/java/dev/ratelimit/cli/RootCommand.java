@@ -46,17 +46,11 @@ import picocli.CommandLine.ScopeType;
       "add --debug for a stack trace."
     })
 final class RootCommand implements Callable<Integer> {
-  private final Io io;
-
   @Option(
       names = "--debug",
       scope = ScopeType.INHERIT,
       description = "Print a stack trace with errors.")
   boolean debug;
-
-  RootCommand(Io io) {
-    this.io = io;
-  }
 
   @Override
   public Integer call() {

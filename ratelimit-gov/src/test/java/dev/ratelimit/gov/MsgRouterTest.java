@@ -88,18 +88,26 @@ class MsgRouterTest {
 
   @Test
   void packageA_responsesUnpackAsTheGeneratedTypes() throws Exception {
-    kit.router
-        .route(kit.ctx, any(add("ustrd", "channel-0")))
-        .unpack(MsgAddRateLimitResponse.class);
-    kit.router
-        .route(kit.ctx, any(update("ustrd", "channel-0", "1", "1", 1)))
-        .unpack(MsgUpdateRateLimitResponse.class);
-    kit.router
-        .route(kit.ctx, any(reset("ustrd", "channel-0")))
-        .unpack(MsgResetRateLimitResponse.class);
-    kit.router
-        .route(kit.ctx, any(remove("ustrd", "channel-0")))
-        .unpack(MsgRemoveRateLimitResponse.class);
+    assertEquals(
+        MsgAddRateLimitResponse.getDefaultInstance(),
+        kit.router
+            .route(kit.ctx, any(add("ustrd", "channel-0")))
+            .unpack(MsgAddRateLimitResponse.class));
+    assertEquals(
+        MsgUpdateRateLimitResponse.getDefaultInstance(),
+        kit.router
+            .route(kit.ctx, any(update("ustrd", "channel-0", "1", "1", 1)))
+            .unpack(MsgUpdateRateLimitResponse.class));
+    assertEquals(
+        MsgResetRateLimitResponse.getDefaultInstance(),
+        kit.router
+            .route(kit.ctx, any(reset("ustrd", "channel-0")))
+            .unpack(MsgResetRateLimitResponse.class));
+    assertEquals(
+        MsgRemoveRateLimitResponse.getDefaultInstance(),
+        kit.router
+            .route(kit.ctx, any(remove("ustrd", "channel-0")))
+            .unpack(MsgRemoveRateLimitResponse.class));
   }
 
   @Test

@@ -101,7 +101,7 @@ class MiddlewareModelTest {
 
       Map<String, Integer> seen = new HashMap<>();
       for (int step = 0; step < 400; step++) {
-        String op = step(step);
+        String op = step();
         assertMatchesModel(seed + "/" + step + " " + op);
         String outcome = op.replaceAll(" .*", "");
         if (op.contains("rejected")) {
@@ -132,7 +132,7 @@ class MiddlewareModelTest {
 
   // ---------------------------------------------------------------- one random step
 
-  private String step(int i) {
+  private String step() {
     int dice = r.nextInt(100);
     if (dice < 30) {
       return send();

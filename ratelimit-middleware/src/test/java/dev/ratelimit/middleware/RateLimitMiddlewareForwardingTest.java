@@ -28,6 +28,7 @@ import dev.ratelimit.middleware.ibc.Order;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -123,7 +124,7 @@ class RateLimitMiddlewareForwardingTest {
       } else if (t == long.class) {
         args[i] = 1_000L + i;
       } else if (t == byte[].class) {
-        args[i] = tag.getBytes();
+        args[i] = tag.getBytes(StandardCharsets.UTF_8);
       } else {
         throw new AssertionError("no test value for parameter type " + t + " of " + m);
       }

@@ -143,7 +143,7 @@ public final class Demo {
               .build();
       int code;
       try (Coordinator net = OsmosisStride.start(root, osmosisGenesis, strideGenesis)) {
-        code = new Demo(out, net).walkThrough(root);
+        code = new Demo(out, net).walkThrough();
       }
       printHomes(out, root);
       return code;
@@ -156,7 +156,7 @@ public final class Demo {
     }
   }
 
-  private int walkThrough(java.nio.file.Path root) {
+  private int walkThrough() {
     out.println("Rate-limit walk-through (original README), two chains in one process");
     out.println("  " + OsmosisStride.OSMOSIS + " " + OsmosisStride.OSMOSIS_CHANNEL + " <-> "
         + OsmosisStride.STRIDE_CHANNEL + " " + OsmosisStride.STRIDE + ", genesis " + GENESIS_TIME

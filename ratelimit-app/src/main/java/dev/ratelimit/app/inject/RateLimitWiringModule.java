@@ -35,6 +35,6 @@ public abstract class RateLimitWiringModule {
   @Binds abstract IbcChannels ibcChannels(IbcCore ibc);                // channel -> chain id
   @Binds @Named(DOWNSTREAM) abstract Ics4Wrapper below(IbcCore ibc);   // IBC core under it
   @Binds @Named(WRAPPED_APP) abstract IbcModule wrapped(TransferApp t); // ICS-20 above it
-  @Provides @IntoMap @StringKey("transfer")                            // core routes the port
-  static IbcModule route(@Named(RATE_LIMITED) IbcModule m) { return m; } // to the middleware
+  @Binds @IntoMap @StringKey("transfer")                               // core routes the port
+  abstract IbcModule route(@Named(RATE_LIMITED) IbcModule m);          // to the middleware
 }

@@ -22,6 +22,7 @@ import dev.ratelimit.core.store.LevelDbKvStore;
 import dev.ratelimit.core.store.NodeHome;
 import dev.ratelimit.core.store.StorageException;
 import dev.ratelimit.core.store.StoreDigest;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -66,7 +67,7 @@ class AppHashTest {
     try (LevelDbKvStore db = LevelDbKvStore.open(NodeHome.dataDir(home))) {
       assertEquals(strideHeight + 1, NodeHome.readLastBlock(db).orElseThrow().height());
       try (var scan = NodeHome.rateLimitStore(db).scan(null, null)) {
-        assertTrue(scan.hasNext(), "rate-limit keys live under " + new String(NodeHome.RATELIMIT_PREFIX));
+        assertTrue(scan.hasNext(), "rate-limit keys live under " + new String(NodeHome.RATELIMIT_PREFIX, StandardCharsets.UTF_8));
       }
     }
   }

@@ -99,11 +99,9 @@ public interface ForwardingChainComponent {
     @IntoSet
     abstract EndBlocker forwardingAcks(ForwardingApp forwarding);
 
-    @Provides
+    @Binds
     @IntoMap
     @StringKey(IbcCore.TRANSFER_PORT)
-    static IbcModule transferRoute(@Named(RateLimitMiddlewareModule.RATE_LIMITED) IbcModule m) {
-      return m;
-    }
+    abstract IbcModule transferRoute(@Named(RateLimitMiddlewareModule.RATE_LIMITED) IbcModule m);
   }
 }

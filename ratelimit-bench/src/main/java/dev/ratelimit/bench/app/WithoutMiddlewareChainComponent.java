@@ -77,11 +77,9 @@ public interface WithoutMiddlewareChainComponent {
     @Named(RateLimitMiddlewareModule.RATE_LIMITED)
     abstract Ics4Wrapper transferSendsThroughCore(IbcCore ibc);
 
-    @Provides
+    @Binds
     @IntoMap
     @StringKey(IbcCore.TRANSFER_PORT)
-    static IbcModule transferRoute(TransferApp transfer) {
-      return transfer;
-    }
+    abstract IbcModule transferRoute(TransferApp transfer);
   }
 }

@@ -580,7 +580,7 @@ public final class ScenarioParser {
       return Outcome.Code.of(c.textValue());
     }
     if (StrictObject.wholeNumber(c).isPresent()
-        || c.isTextual() && c.textValue().matches("[0-9]{1,9}")) {
+        || (c.isTextual() && c.textValue().matches("[0-9]{1,9}"))) {
       BigInteger n = e.integer(c, e.child("code"), false);
       if (n.bitLength() > 31) {
         throw e.where().malformed(e.child("code") + ": not an error code: " + n);

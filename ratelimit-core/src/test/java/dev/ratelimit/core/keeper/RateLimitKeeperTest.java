@@ -693,11 +693,14 @@ class RateLimitKeeperTest {
     assertEquals(0, chain.events().size());
 
     // directional: the reverse pair is counted
-    RateLimitedPacket reverse = new RateLimitedPacket("channel-1", "uatom", n(1000), RECEIVER, SENDER);
+    RateLimitedPacket reverse =
+        new RateLimitedPacket(
+            "channel-1", "uatom", n(1000), /* sender= */ RECEIVER, /* receiver= */ SENDER);
     assertFailsUnchanged(
         ErrorCode.QUOTA_EXCEEDED, () -> keeper.checkRateLimitAndUpdateFlow(ctx(), SEND, reverse));
     assertTrue(keeper.checkRateLimitAndUpdateFlow(ctx(), SEND,
-        new RateLimitedPacket("channel-1", "uatom", n(100), RECEIVER, SENDER)));
+        new RateLimitedPacket(
+            "channel-1", "uatom", n(100), /* sender= */ RECEIVER, /* receiver= */ SENDER)));
     assertEquals(flow(0, 100, 1000), flowOf("uatom", "channel-1"));
   }
 

@@ -1,5 +1,6 @@
 package dev.ratelimit.middleware.inject;
 
+import dagger.Binds;
 import dagger.Lazy;
 import dagger.Module;
 import dagger.Provides;
@@ -27,7 +28,7 @@ import javax.inject.Singleton;
  * DOWNSTREAM}): take them as {@code Map<String, Provider<IbcModule>>}.
  */
 @Module
-public final class RateLimitMiddlewareModule {
+public abstract class RateLimitMiddlewareModule {
   /** The channel keeper below the middleware. */
   public static final String DOWNSTREAM = "ratelimit.downstream";
   /** The transfer application the middleware wraps. */
@@ -46,15 +47,11 @@ public final class RateLimitMiddlewareModule {
     return new RateLimitMiddleware(keeper, channel, app::get);
   }
 
-  @Provides
+  @Binds
   @Named(RATE_LIMITED)
-  static Ics4Wrapper ics4Wrapper(RateLimitMiddleware middleware) {
-    return middleware;
-  }
+  abstract Ics4Wrapper ics4Wrapper(RateLimitMiddleware middleware);
 
-  @Provides
+  @Binds
   @Named(RATE_LIMITED)
-  static IbcModule ibcModule(RateLimitMiddleware middleware) {
-    return middleware;
-  }
+  abstract IbcModule ibcModule(RateLimitMiddleware middleware);
 }

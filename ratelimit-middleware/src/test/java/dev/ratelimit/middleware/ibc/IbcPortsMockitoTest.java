@@ -55,9 +55,9 @@ class IbcPortsMockitoTest {
   }
 
   @Test
-  void sendPacket_returnsTheSequence() {
+  void sendPacket_isStubbedWithAContentEqualHeight() {
     when(channels.sendPacket(
-            eq(ctx), eq("transfer"), eq("channel-0"), eq(Height.ZERO), eq(5L), any()))
+            eq(ctx), eq("transfer"), eq("channel-0"), eq(new Height(0, 0)), eq(5L), any()))
         .thenReturn(42L);
 
     assertEquals(
