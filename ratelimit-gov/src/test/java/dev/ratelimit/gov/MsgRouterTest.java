@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Message;
 import com.google.protobuf.UnknownFieldSet;
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.model.Quota;
@@ -88,26 +89,15 @@ class MsgRouterTest {
 
   @Test
   void packageA_responsesUnpackAsTheGeneratedTypes() throws Exception {
-    assertEquals(
-        MsgAddRateLimitResponse.getDefaultInstance(),
-        kit.router
-            .route(kit.ctx, any(add("ustrd", "channel-0")))
-            .unpack(MsgAddRateLimitResponse.class));
-    assertEquals(
-        MsgUpdateRateLimitResponse.getDefaultInstance(),
-        kit.router
-            .route(kit.ctx, any(update("ustrd", "channel-0", "1", "1", 1)))
-            .unpack(MsgUpdateRateLimitResponse.class));
-    assertEquals(
-        MsgResetRateLimitResponse.getDefaultInstance(),
-        kit.router
-            .route(kit.ctx, any(reset("ustrd", "channel-0")))
-            .unpack(MsgResetRateLimitResponse.class));
-    assertEquals(
-        MsgRemoveRateLimitResponse.getDefaultInstance(),
-        kit.router
-            .route(kit.ctx, any(remove("ustrd", "channel-0")))
-            .unpack(MsgRemoveRateLimitResponse.class));
+    assertRoutedTo(add("ustrd", "channel-0"), MsgAddRateLimitResponse.getDefaultInstance());
+    assertRoutedTo(
+        update("ustrd", "channel-0", "1", "1", 1), MsgUpdateRateLimitResponse.getDefaultInstance());
+    assertRoutedTo(reset("ustrd", "channel-0"), MsgResetRateLimitResponse.getDefaultInstance());
+    assertRoutedTo(remove("ustrd", "channel-0"), MsgRemoveRateLimitResponse.getDefaultInstance());
+  }
+
+  private void assertRoutedTo(Message msg, Message response) throws Exception {
+    assertEquals(response, kit.router.route(kit.ctx, any(msg)).unpack(response.getClass()));
   }
 
   @Test
