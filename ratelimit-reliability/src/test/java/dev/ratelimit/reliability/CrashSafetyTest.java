@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.ratelimit.app.chain.ChainApp;
 import dev.ratelimit.app.inject.ChainComponent;
 import dev.ratelimit.app.relayer.OsmosisStride;
+import dev.ratelimit.core.store.LevelDbKvStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,6 +36,11 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * Finally a child runs the log to its end and reaches the recorded final app hash. Kill timing is
  * random by nature; what is asserted holds for every kill point.
+ *
+ * <p>The children take turns between iq80's two kinds of file I/O ({@link
+ * LevelDbKvStore#MMAP_PROPERTY}): memory-mapped (before JDK 24) and file channels (JDK 24 on), so
+ * both survive a kill, and a home written by one is resumed by the other, as when a node moves to a
+ * newer JDK.
  */
 class CrashSafetyTest {
   private static final long SEED = Long.getLong("reliability.crash.seed", 0xC4A5_2024L);
@@ -44,6 +50,7 @@ class CrashSafetyTest {
   @TempDir Path root;
 
   private final Map<String, Integer> outcomes = new TreeMap<>();
+  private boolean childMapsFiles; // what the running child was told (its OPEN line must agree)
 
   @Test
   void sigkillDuringBlockCommits_neverLeavesAHalfBlock_andTheNodeResumes() {
@@ -73,7 +80,7 @@ class CrashSafetyTest {
           : 100_000_000L + random.nextInt(500_000_000); // 0.1-0.6 s after start
       long lastDone = height;
       long commitStarted = height;
-      try (ChildJvm node = ChildJvm.start(List.of("-Duser.timezone=UTC"), ReplayNode.class,
+      try (ChildJvm node = ChildJvm.start(jvmArgs(kill % 2 == 0), ReplayNode.class,
           stderr, home.toString(), CHAIN, logFile.toString())) {
         if (mode == 2) {
           LockSupport.parkNanos(delayNanos);
@@ -128,7 +135,7 @@ class CrashSafetyTest {
     }
 
     // the last child runs to the end of the log
-    try (ChildJvm node = ChildJvm.start(List.of("-Duser.timezone=UTC"), ReplayNode.class,
+    try (ChildJvm node = ChildJvm.start(jvmArgs(false), ReplayNode.class,
         stderr, home.toString(), CHAIN, logFile.toString())) {
       List<String> rest = node.drain(120);
       assertEquals("END", rest.isEmpty() ? "" : rest.get(rest.size() - 1), read(stderr));
@@ -144,11 +151,21 @@ class CrashSafetyTest {
     assertEquals(KILLS, outcomes.values().stream().mapToInt(Integer::intValue).sum());
   }
 
+  private List<String> jvmArgs(boolean memoryMapped) {
+    childMapsFiles = memoryMapped;
+    return List.of(
+        "-Duser.timezone=UTC", "-D" + LevelDbKvStore.MMAP_PROPERTY + "=" + memoryMapped);
+  }
+
   /** Reads one child line: checks reported hashes; returns {lastDone, commitStarted}. */
-  private static long[] progress(
+  private long[] progress(
       String line, long lastDone, long commitStarted, List<String> expected, String where) {
     String[] f = line.split(" ");
     switch (f[0]) {
+      case "OPEN" -> {
+        assertEquals(String.valueOf(childMapsFiles), f[1], where + ": the child's file I/O");
+        return new long[] {lastDone, commitStarted};
+      }
       case "GENESIS" -> {
         assertEquals(expected.get(0), f[1], where + ": genesis hash");
         return new long[] {0, 0};

@@ -7,6 +7,7 @@ import dev.ratelimit.app.chain.Block;
 import dev.ratelimit.app.chain.ChainApp;
 import dev.ratelimit.app.inject.ChainComponent;
 import dev.ratelimit.app.relayer.OsmosisStride;
+import dev.ratelimit.core.store.LevelDbKvStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Traffic}: transfers, refusals, timeouts, proposals, clock jumps) are recorded with their app
  * hashes, then replayed from the block log by two fresh app instances: one in this JVM, one in a
  * child JVM with another time zone, locale and default charset (so hidden use of either would
- * show). Both reach the recorded app hash at every height of both chains.
+ * show) and the other kind of LevelDB file I/O. Both reach the recorded app hash at every height
+ * of both chains.
  */
 class DeterminismTest {
   private static final long SEED = Long.getLong("reliability.determinism.seed", 0xDE7E_2024L);
@@ -50,17 +52,21 @@ class DeterminismTest {
       }
       assertHashes(expected, inProcess, where + " " + chainId + " in-process replica");
 
-      // instance 2: a child JVM in another zone, locale and charset
+      // instance 2: a child JVM in another zone, locale and charset, with the other kind of file
+      // I/O than this JVM's (memory-mapped before JDK 24), as a node on a newer JDK has
       List<String> child = new ArrayList<>();
+      boolean childMaps = !LevelDbKvStore.memoryMapped();
       try (ChildJvm node = ChildJvm.start(
           List.of("-Duser.timezone=Pacific/Chatham", "-Duser.language=ar", "-Duser.country=SA",
-              "-Dfile.encoding=ISO-8859-1"),
+              "-Dfile.encoding=ISO-8859-1", "-D" + LevelDbKvStore.MMAP_PROPERTY + "=" + childMaps),
           ReplayNode.class, root.resolve(chainId + ".stderr"),
           root.resolve("replica-2").resolve(chainId).toString(), chainId, logFile.toString())) {
         for (String line; !(line = node.next(120)).equals("END"); ) {
           assertTrue(!line.equals(ChildJvm.EOF), "child died: " + stderr(root, chainId));
           String[] f = line.split(" ");
-          if (f[0].equals("GENESIS")) {
+          if (f[0].equals("OPEN")) {
+            assertEquals(String.valueOf(childMaps), f[1], "the child's file I/O");
+          } else if (f[0].equals("GENESIS")) {
             child.add(f[1]);
           } else if (f[0].equals("DONE")) {
             assertEquals(child.size(), Long.parseLong(f[1]), line);

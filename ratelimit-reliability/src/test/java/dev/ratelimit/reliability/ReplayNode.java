@@ -6,6 +6,7 @@ import dev.ratelimit.app.chain.ChainApp;
 import dev.ratelimit.app.inject.ChainComponent;
 import dev.ratelimit.app.relayer.OsmosisStride;
 import dev.ratelimit.app.tx.Msg;
+import dev.ratelimit.core.store.LevelDbKvStore;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.HexFormat;
@@ -18,6 +19,7 @@ import java.util.List;
  * one, printing one line per step:
  *
  * <pre>
+ * OPEN &lt;true|false&gt;        the home is open; whether iq80 memory-maps its files
  * GENESIS &lt;app hash&gt;      after InitChain
  * COMMIT &lt;height&gt;          EndBlock ran; the block's commit starts now
  * DONE &lt;height&gt; &lt;app hash&gt;  the block is committed
@@ -38,6 +40,7 @@ public final class ReplayNode {
     String authority = osmosis ? OsmosisStride.OSMOSIS_AUTHORITY : OsmosisStride.STRIDE_AUTHORITY;
     AppGenesis genesis = osmosis ? Traffic.osmosisGenesis() : Traffic.strideGenesis();
     try (ChainApp app = ChainComponent.open(home, chainId, authority)) {
+      say(out, "OPEN " + LevelDbKvStore.memoryMapped());
       if (!app.isInitialized()) {
         say(out, "GENESIS " + hex(app.initChain(genesis)));
       }

@@ -2,6 +2,7 @@ package dev.ratelimit.core.store;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,6 +27,22 @@ class LevelDbKvStoreTest extends KvStoreContractTest {
 
   private LevelDbKvStore leveldb() {
     return (LevelDbKvStore) store;
+  }
+
+  @Test
+  void memoryMapping_onlyBeforeJdk24_unlessThePropertySaysSo() {
+    assertTrue(LevelDbKvStore.mapsFiles(null, 17));
+    assertTrue(LevelDbKvStore.mapsFiles(null, 23));
+    assertFalse(LevelDbKvStore.mapsFiles(null, 24));
+    assertFalse(LevelDbKvStore.mapsFiles(null, 25));
+    assertTrue(LevelDbKvStore.mapsFiles("true", 25));
+    assertFalse(LevelDbKvStore.mapsFiles("false", 17));
+    assertFalse(LevelDbKvStore.mapsFiles("yes", 17)); // iq80's Boolean.parseBoolean
+    // this JVM: surefire passes no leveldb.mmap, so the JDK decides (and the class set it)
+    assertEquals(Runtime.version().feature() < 24, LevelDbKvStore.memoryMapped());
+    assertEquals(
+        String.valueOf(LevelDbKvStore.memoryMapped()),
+        System.getProperty(LevelDbKvStore.MMAP_PROPERTY, "true"));
   }
 
   @Test
