@@ -46,11 +46,11 @@ import org.iq80.leveldb.impl.Iq80DBFactory;
  * <p><b>File I/O by JDK.</b> iq80 memory-maps its table and log files and unmaps them through
  * {@code sun.misc.Unsafe::invokeCleaner}, which JDK 24 and later warn about at every start (JEP
  * 498) and a JDK that denies that access refuses: the database then cannot even open. So from JDK
- * 24 on this class has iq80 read and write its files through file channels instead (the same files;
- * measured 10-20 % fewer transfers per second on JDK 17). The system property {@value
- * #MMAP_PROPERTY} ({@code true} or {@code false}), when set on the command line, decides instead.
- * iq80 reads it once, when its factory class is first used; {@link #memoryMapped()} tells what it
- * chose.
+ * 24 on this class has iq80 read and write its files through file channels instead: the same
+ * files, about 20 % fewer transfers per second in the example app (measured on JDK 17). The system
+ * property {@value #MMAP_PROPERTY} ({@code true} or {@code false}), when set on the command line,
+ * decides instead. iq80 reads it once, when its factory class is first used; {@link
+ * #memoryMapped()} tells what it chose.
  */
 public final class LevelDbKvStore implements KvStore, AutoCloseable {
   /** iq80's switch between memory-mapped and file-channel I/O. */
