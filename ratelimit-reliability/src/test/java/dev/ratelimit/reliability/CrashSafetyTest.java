@@ -80,7 +80,8 @@ class CrashSafetyTest {
           : 100_000_000L + random.nextInt(500_000_000); // 0.1-0.6 s after start
       long lastDone = height;
       long commitStarted = height;
-      try (ChildJvm node = ChildJvm.start(jvmArgs(kill % 2 == 0), ReplayNode.class,
+      childMapsFiles = kill % 2 == 0;
+      try (ChildJvm node = ChildJvm.start(jvmArgs(childMapsFiles), ReplayNode.class,
           stderr, home.toString(), CHAIN, logFile.toString())) {
         if (mode == 2) {
           LockSupport.parkNanos(delayNanos);
@@ -135,7 +136,8 @@ class CrashSafetyTest {
     }
 
     // the last child runs to the end of the log
-    try (ChildJvm node = ChildJvm.start(jvmArgs(false), ReplayNode.class,
+    childMapsFiles = false;
+    try (ChildJvm node = ChildJvm.start(jvmArgs(childMapsFiles), ReplayNode.class,
         stderr, home.toString(), CHAIN, logFile.toString())) {
       List<String> rest = node.drain(120);
       assertEquals("END", rest.isEmpty() ? "" : rest.get(rest.size() - 1), read(stderr));
@@ -151,8 +153,7 @@ class CrashSafetyTest {
     assertEquals(KILLS, outcomes.values().stream().mapToInt(Integer::intValue).sum());
   }
 
-  private List<String> jvmArgs(boolean memoryMapped) {
-    childMapsFiles = memoryMapped;
+  private static List<String> jvmArgs(boolean memoryMapped) {
     return List.of(
         "-Duser.timezone=UTC", "-D" + LevelDbKvStore.MMAP_PROPERTY + "=" + memoryMapped);
   }

@@ -67,7 +67,8 @@ class AppHashTest {
     try (LevelDbKvStore db = LevelDbKvStore.open(NodeHome.dataDir(home))) {
       assertEquals(strideHeight + 1, NodeHome.readLastBlock(db).orElseThrow().height());
       try (var scan = NodeHome.rateLimitStore(db).scan(null, null)) {
-        assertTrue(scan.hasNext(), "rate-limit keys live under " + new String(NodeHome.RATELIMIT_PREFIX, StandardCharsets.UTF_8));
+        assertTrue(scan.hasNext(), "rate-limit keys live under "
+            + new String(NodeHome.RATELIMIT_PREFIX, StandardCharsets.UTF_8));
       }
     }
   }
