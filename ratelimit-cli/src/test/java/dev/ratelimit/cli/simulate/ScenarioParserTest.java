@@ -78,6 +78,19 @@ class ScenarioParserTest {
   }
 
   @Test
+  void wholeNumbersWrittenAsFloats_upToAHundredDigits() {
+    String check = "{\"name\": \"n\", \"steps\": [{\"op\": \"check_rate_limit\", \"denom\": \"a\","
+        + " \"channel_or_client_id\": \"channel-0\", \"flow\": {\"inflow\": %s}}]}";
+    Step.CheckRateLimit c =
+        (Step.CheckRateLimit) parse(check.formatted("1.0e99")).get(0).steps().get(0).action();
+    assertEquals(Map.of("inflow", BigInteger.TEN.pow(99)), c.flow().get());
+    c = (Step.CheckRateLimit) parse(check.formatted("4.20e1")).get(0).steps().get(0).action();
+    assertEquals(Map.of("inflow", BigInteger.valueOf(42)), c.flow().get());
+    assertTrue(malformed(check.formatted("1e100")).contains("flow.inflow"));
+    assertTrue(malformed(check.formatted("4.2")).contains("flow.inflow"));
+  }
+
+  @Test
   void codes_numberOrGenericLabel() {
     Scenario s = parse("{\"name\": \"n\", \"steps\": ["
         + "{\"op\": \"blacklist_add\", \"denom\": \"x\", \"expect\": {\"ok\": false, \"code\": \"7\"}},"
@@ -90,6 +103,11 @@ class ScenarioParserTest {
         + " \"expect\": {\"code\": \"forbidden\"}}]}").contains("expect.code"));
     assertTrue(malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"blacklist_add\", \"denom\": \"x\","
         + " \"expect\": {\"ok\": true, \"code\": 4}}]}").contains("a code needs \"ok\": false"));
+    String big = "{\"name\": \"n\", \"steps\": [{\"op\": \"blacklist_add\", \"denom\": \"x\","
+        + " \"expect\": {\"code\": %s}}]}";
+    assertEquals(Outcome.Code.of(Integer.MAX_VALUE),
+        parse(big.formatted("2147483647")).get(0).steps().get(0).expect().outcome().code().get());
+    assertTrue(malformed(big.formatted("2147483648")).contains("not an error code: 2147483648"));
   }
 
   @Test
