@@ -541,11 +541,21 @@ public final class RateLimitKeeper {
     Schema.WHITELIST.delete(store(ctx), Objects.requireNonNull(pair, "pair"));
   }
 
+  /**
+   * Whether (sender, receiver) is on the whitelist: exact strings. A pair the whitelist could not
+   * hold (null, empty, or not valid Unicode) is not on it.
+   */
   public boolean isAddressPairWhitelisted(BlockContext ctx, String sender, String receiver) {
-    if (sender == null || receiver == null || sender.isEmpty() || receiver.isEmpty()) {
+    if (sender == null || receiver == null) {
       return false;
     }
-    return Schema.WHITELIST.has(store(ctx), new WhitelistedAddressPair(sender, receiver));
+    WhitelistedAddressPair pair;
+    try {
+      pair = new WhitelistedAddressPair(sender, receiver);
+    } catch (IllegalArgumentException notStorable) {
+      return false; // never looked up: a lone surrogate's UTF-8 key would be another pair's
+    }
+    return Schema.WHITELIST.has(store(ctx), pair);
   }
 
   /** Every whitelisted pair, in canonical order (sender, receiver). */

@@ -723,6 +723,21 @@ class RateLimitKeeperTest {
   }
 
   @Test
+  void addressesTheWhitelistCouldNotHold_areNotWhitelisted_andTheQuotaApplies() {
+    // a host's own RateLimitedPacket may carry any sender text; the middleware's are checked
+    add("uatom", "channel-1", 10, 10, 24, 1000);
+    keeper.setWhitelistedAddressPair(ctx(), new WhitelistedAddressPair("a?", "b"));
+    assertFalse(keeper.isAddressPairWhitelisted(ctx(), "a\uD800", "b")); // UTF-8 would write "a?"
+    assertFalse(keeper.isAddressPairWhitelisted(ctx(), "b", "\uDC00"));
+    RateLimitedPacket lone = new RateLimitedPacket("channel-1", "uatom", n(1000), "a\uD800", "b");
+    assertFailsUnchanged(
+        ErrorCode.QUOTA_EXCEEDED, () -> keeper.checkRateLimitAndUpdateFlow(ctx(), SEND, lone));
+    assertTrue(keeper.checkRateLimitAndUpdateFlow(ctx(), SEND,
+        new RateLimitedPacket("channel-1", "uatom", n(100), "a\uD800", "b")));
+    assertEquals(flow(0, 100, 1000), flowOf("uatom", "channel-1"));
+  }
+
+  @Test
   void whitelist_setListRemove_canonicalOrder() {
     keeper.setWhitelistedAddressPair(ctx(), new WhitelistedAddressPair("b", "a"));
     keeper.setWhitelistedAddressPair(ctx(), new WhitelistedAddressPair("a", "b"));
