@@ -141,6 +141,10 @@ class CrashSafetyTest {
         stderr, home.toString(), CHAIN, logFile.toString())) {
       List<String> rest = node.drain(120);
       assertEquals("END", rest.isEmpty() ? "" : rest.get(rest.size() - 1), read(stderr));
+      long[] hc = {height, height};
+      for (String line : rest) { // its file I/O and every hash it reports, as for the others
+        hc = progress(line, hc[0], hc[1], expected, "final run from height " + height);
+      }
       assertEquals(0, node.waitFor());
     }
     try (ChainApp app = ChainComponent.open(home, CHAIN, OsmosisStride.STRIDE_AUTHORITY)) {

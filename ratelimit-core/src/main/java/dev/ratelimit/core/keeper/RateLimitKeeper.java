@@ -546,14 +546,14 @@ public final class RateLimitKeeper {
    * hold (null, empty, or not valid Unicode) is not on it.
    */
   public boolean isAddressPairWhitelisted(BlockContext ctx, String sender, String receiver) {
-    if (sender == null || receiver == null) {
+    if (sender == null || receiver == null || sender.isEmpty() || receiver.isEmpty()) {
       return false;
     }
     WhitelistedAddressPair pair;
     try {
       pair = new WhitelistedAddressPair(sender, receiver);
     } catch (IllegalArgumentException notStorable) {
-      return false; // never looked up: a lone surrogate's UTF-8 key would be another pair's
+      return false; // a lone surrogate: never looked up, its UTF-8 key would be another pair's
     }
     return Schema.WHITELIST.has(store(ctx), pair);
   }

@@ -45,12 +45,14 @@ import org.iq80.leveldb.impl.Iq80DBFactory;
  *
  * <p><b>File I/O by JDK.</b> iq80 memory-maps its table and log files and unmaps them through
  * {@code sun.misc.Unsafe::invokeCleaner}, which JDK 24 and later warn about at every start (JEP
- * 498) and a JDK that denies that access refuses: the database then cannot even open. So from JDK
- * 24 on this class has iq80 read and write its files through file channels instead: the same
- * files, about 20 % fewer transfers per second in the example app (measured on JDK 17). The system
- * property {@value #MMAP_PROPERTY} ({@code true} or {@code false}), when set on the command line,
- * decides instead. iq80 reads it once, when its factory class is first used; {@link
- * #memoryMapped()} tells what it chose.
+ * 498) and a JDK that denies that access refuses: a new database then cannot be created, and an
+ * existing one fails on first use (a log switch, a close). So from JDK 24 on this class has iq80
+ * read and write its files through file channels instead: the same files, about 20 % fewer
+ * transfers per second in the example app (measured on JDK 17). The system property {@value
+ * #MMAP_PROPERTY} ({@code true} or {@code false}), when set on the command line, decides instead.
+ * The property is JVM-wide (iq80 has no per-database switch), and iq80 reads it once, when its
+ * factory class is first used: a host that used iq80 before this class keeps what it chose then.
+ * {@link #memoryMapped()} tells what iq80 chose.
  */
 public final class LevelDbKvStore implements KvStore, AutoCloseable {
   /** iq80's switch between memory-mapped and file-channel I/O. */
@@ -96,7 +98,7 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
     } catch (IOException | RuntimeException e) {
       // iq80 reports a lock held in this JVM as OverlappingFileLockException, and a lock held by
       // another process or corruption as IllegalStateException / DBException.
-      throw new StorageException("cannot open LevelDB at " + dir + ": " + e, e);
+      throw new StorageException("cannot open LevelDB at " + dir + ": " + e + mmapHint(), e);
     }
   }
 
@@ -114,6 +116,14 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
    */
   static boolean mapsFiles(String property, int jdkFeature) {
     return property != null ? Boolean.parseBoolean(property) : jdkFeature < 24;
+  }
+
+  /** Why memory maps may be the cause, when iq80 uses them on a JDK that may refuse them. */
+  private static String mmapHint() {
+    return memoryMapped() && Runtime.version().feature() >= 24
+        ? " (iq80 memory-maps its files in this JVM, which needs sun.misc.Unsafe on this JDK: run"
+            + " with -D" + MMAP_PROPERTY + "=false)"
+        : "";
   }
 
   /** The directory holding the database files. */
