@@ -12,6 +12,7 @@ import dev.ratelimit.middleware.transfer.DenomResolver;
 import dev.ratelimit.middleware.transfer.FungibleTokenPacketData;
 import dev.ratelimit.middleware.transfer.PacketDataCodec;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -146,6 +147,6 @@ public class PacketPartsBenchmark {
 
   /** The {@code i}-th denom of {@link #recvDenomNew}, as long as {@code uatom}. */
   static String newDenom(int i) {
-    return String.format("u%04d", i);
+    return String.format(Locale.ROOT, "u%04d", i);
   }
 }

@@ -4,6 +4,7 @@ import dev.ratelimit.cli.query.HomeException;
 import dev.ratelimit.cli.simulate.MalformedScenarioException;
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
+import dev.ratelimit.core.store.LevelDbKvStore;
 import dev.ratelimit.core.store.StorageException;
 import java.io.InputStream;
 import java.io.OutputStreamWriter;
@@ -25,6 +26,8 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    // the node homes this opens (demo, queries) must be named in digits 0-9 whatever the locale
+    LevelDbKvStore.useDigitsZeroToNineForFormatting();
     System.exit(
         run(
             args,

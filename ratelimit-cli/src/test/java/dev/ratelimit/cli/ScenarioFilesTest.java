@@ -15,11 +15,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Every scenario file under {@code scenarios/conformance} (copied from the shared conformance
@@ -57,6 +60,28 @@ class ScenarioFilesTest {
     assertEquals(1, lines.size(), r.toString());
     assertTrue(lines.get(0).matches("[0-9]+ passed, 0 failed"), lines.get(0));
     assertEquals("", r.err());
+  }
+
+  /**
+   * Nothing in the rules, the events, the errors or the runner formats in the default locale: every
+   * file passes, and the closing line is in digits 0-9, under locales writing other digits (the
+   * suite's own JVM runs in Turkish). In memory: LevelDB refuses such a locale (LevelDbKvStore).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"ar-EG", "fa-IR", "th-TH-u-nu-thai"})
+  void everyFilePasses_underALocaleWritingOtherDigits(String tag) {
+    Locale before = Locale.getDefault();
+    Locale display = Locale.getDefault(Locale.Category.DISPLAY);
+    Locale format = Locale.getDefault(Locale.Category.FORMAT);
+    Locale.setDefault(Locale.forLanguageTag(tag));
+    try {
+      assertFalse(String.format("%d", 7).equals("7"), "the locale writes other digits");
+      simulateOverBothFoldersExitsZeroWithTheClosingLine();
+    } finally {
+      Locale.setDefault(before);
+      Locale.setDefault(Locale.Category.DISPLAY, display);
+      Locale.setDefault(Locale.Category.FORMAT, format);
+    }
   }
 
   static Stream<Path> filesIn(String dir) throws IOException {

@@ -32,6 +32,8 @@ public final class ReplayNode {
   private ReplayNode() {}
 
   public static void main(String[] args) {
+    // as a node's main should: under ar-SA (DeterminismTest) iq80 would name files ٠٠٠٠٠٣.log
+    LevelDbKvStore.useDigitsZeroToNineForFormatting();
     Path home = Path.of(args[0]);
     String chainId = args[1];
     List<Block> log = BlockLog.read(Path.of(args[2]));

@@ -19,6 +19,7 @@ import dev.ratelimit.core.model.Flow;
 import dev.ratelimit.core.model.HourEpoch;
 import dev.ratelimit.core.model.Path;
 import dev.ratelimit.core.model.RateLimit;
+import dev.ratelimit.core.store.LevelDbKvStore;
 import dev.ratelimit.core.store.NodeHome;
 import dev.ratelimit.middleware.ibc.AcknowledgementCodec;
 import dev.ratelimit.proto.v1.MsgAddRateLimit;
@@ -94,6 +95,8 @@ public final class Demo {
   }
 
   public static void main(String[] args) {
+    // the two homes must be named in digits 0-9 whatever the locale (LevelDbKvStore)
+    LevelDbKvStore.useDigitsZeroToNineForFormatting();
     System.exit(run(args, System.out));
   }
 

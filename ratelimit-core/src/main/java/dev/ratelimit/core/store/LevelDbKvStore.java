@@ -7,11 +7,15 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.iq80.leveldb.DB;
 import org.iq80.leveldb.DBIterator;
 import org.iq80.leveldb.Options;
@@ -53,6 +57,17 @@ import org.iq80.leveldb.impl.Iq80DBFactory;
  * The property is JVM-wide (iq80 has no per-database switch), and iq80 reads it once, when its
  * factory class is first used: a host that used iq80 before this class keeps what it chose then.
  * {@link #memoryMapped()} tells what iq80 chose.
+ *
+ * <p><b>File names and the locale.</b> iq80 names its files with {@code String.format} in the
+ * JVM's default format locale, so under a locale that writes other digits than 0-9 (Arabic in
+ * Egypt or Saudi Arabia, Persian, Bengali, Nepali, Burmese, Thai with its digits...) a database's
+ * files are named {@code ٠٠٠٠٠٣.log}, not {@code 000003.log}. Such a database cannot be opened
+ * under any other locale (iq80 looks for the other names), and cannot be created at all where file
+ * names are ASCII (a POSIX locale). So {@link #open} refuses such a locale, and a directory holding
+ * a file so named, with a {@link StorageException} saying what to do: run with {@code
+ * -Duser.extensions=u-nu-latn} (the same language, digits 0-9) or another format locale. An
+ * application's {@code main} can instead call {@link #useDigitsZeroToNineForFormatting()}. The
+ * locale must not change back while a database is open: iq80 names new files as it writes.
  */
 public final class LevelDbKvStore implements KvStore, AutoCloseable {
   /** iq80's switch between memory-mapped and file-channel I/O. */
@@ -87,11 +102,21 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
    */
   public static LevelDbKvStore open(Path dir) {
     Objects.requireNonNull(dir, "dir");
+    Locale format = Locale.getDefault(Locale.Category.FORMAT);
+    if (!namesFilesPortably(format)) {
+      throw new StorageException(
+          "cannot open LevelDB at " + dir + ": iq80 names its files in the default format locale "
+              + format.toLanguageTag() + ", which writes the number " + PROBE_NUMBER + " as "
+              + iq80FileNumber(format) + ", and a database so named cannot be opened under another"
+              + " locale: run with -Duser.extensions=u-nu-latn (the same language, digits 0-9) or"
+              + " another format locale");
+    }
     try {
       Files.createDirectories(dir);
     } catch (IOException | RuntimeException e) {
       throw new StorageException("cannot create LevelDB directory " + dir + ": " + e, e);
     }
+    requirePortableFileNames(dir);
     Options options = new Options().createIfMissing(true);
     try {
       return new LevelDbKvStore(dir, Iq80DBFactory.factory.open(dir.toFile(), options));
@@ -108,6 +133,78 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
    */
   public static boolean memoryMapped() {
     return Iq80DBFactory.USE_MMAP;
+  }
+
+  /** A number with every digit: how a locale writes it shows whether its digits are 0-9. */
+  private static final long PROBE_NUMBER = 1_234_567_890L;
+
+  /** How iq80 ({@code Filename}: {@code String.format("%06d.log", n)}...) writes a file number. */
+  static String iq80FileNumber(Locale formatLocale) {
+    return String.format(formatLocale, "%06d", PROBE_NUMBER);
+  }
+
+  static boolean namesFilesPortably(Locale formatLocale) {
+    return iq80FileNumber(formatLocale).equals(Long.toString(PROBE_NUMBER));
+  }
+
+  /**
+   * Whether this JVM's default format locale writes numbers with digits 0-9, so iq80's file names
+   * are the same under every locale and {@link #open} accepts it. See the class documentation.
+   */
+  public static boolean namesFilesPortably() {
+    return namesFilesPortably(Locale.getDefault(Locale.Category.FORMAT));
+  }
+
+  /**
+   * For an application's {@code main}, before it opens a database: when the default format locale
+   * writes other digits than 0-9, makes it the same locale with digits 0-9 (the Unicode extension
+   * {@code nu-latn}); otherwise does nothing. This changes the JVM's default locale for
+   * formatting, which is the application's to decide: a library should leave it to its host.
+   */
+  public static void useDigitsZeroToNineForFormatting() {
+    Locale format = Locale.getDefault(Locale.Category.FORMAT);
+    if (!namesFilesPortably(format)) {
+      Locale.setDefault(
+          Locale.Category.FORMAT,
+          new Locale.Builder().setLocale(format).setUnicodeLocaleKeyword("nu", "latn").build());
+    }
+  }
+
+  /**
+   * Refuses a directory holding a file whose name has digits other than 0-9: iq80 wrote it under a
+   * locale with other digits, and would look for the 0-9 name instead.
+   */
+  private static void requirePortableFileNames(Path dir) {
+    List<String> names;
+    try (Stream<Path> files = Files.list(dir)) {
+      names = files.map(f -> f.getFileName().toString()).sorted().collect(Collectors.toList());
+    } catch (IOException | RuntimeException e) {
+      throw new StorageException("cannot list LevelDB directory " + dir + ": " + e, e);
+    }
+    for (String name : names) {
+      String portable = withDigitsZeroToNine(name);
+      if (!portable.equals(name)) {
+        throw new StorageException(
+            "cannot open LevelDB at " + dir + ": its file " + name + " was named under a locale"
+                + " that writes other digits than 0-9, and iq80 would look for "
+                + portable + ": rename each such file to its 0-9 name, and"
+                + " likewise the manifest name inside CURRENT");
+      }
+    }
+  }
+
+  /** {@code name} with every decimal digit (of any script) written 0-9. */
+  static String withDigitsZeroToNine(String name) {
+    StringBuilder sb = new StringBuilder(name.length());
+    name.codePoints().forEach(c -> {
+      int digit = Character.getType(c) == Character.DECIMAL_DIGIT_NUMBER ? Character.digit(c, 10) : -1;
+      if (digit >= 0) {
+        sb.append((char) ('0' + digit));
+      } else {
+        sb.appendCodePoint(c);
+      }
+    });
+    return sb.toString();
   }
 
   /**

@@ -1,0 +1,163 @@
+package dev.ratelimit.core.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.iq80.leveldb.DB;
+import org.iq80.leveldb.Options;
+import org.iq80.leveldb.impl.Filename;
+import org.iq80.leveldb.impl.Iq80DBFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * iq80 names its files in the default format locale; {@link LevelDbKvStore} refuses a locale, or a
+ * directory, whose names another locale could not find.
+ */
+class LevelDbFileNamesTest {
+  private static final Locale EGYPT = Locale.forLanguageTag("ar-EG");
+
+  @TempDir Path tempDir;
+  private Locale formatBefore;
+
+  @BeforeEach
+  void rememberFormatLocale() {
+    formatBefore = Locale.getDefault(Locale.Category.FORMAT);
+  }
+
+  @AfterEach
+  void restoreFormatLocale() {
+    Locale.setDefault(Locale.Category.FORMAT, formatBefore);
+  }
+
+  @Test
+  void iq80NamesItsFilesInTheDefaultFormatLocale() {
+    // what the rule is about: if a later iq80 names files in Locale.ROOT, this fails
+    Locale.setDefault(Locale.Category.FORMAT, EGYPT);
+    assertEquals("٠٠٠٠٠٣.log", Filename.logFileName(3));
+    assertEquals("MANIFEST-٠٠٠٠٠٢", Filename.descriptorFileName(2));
+    Locale.setDefault(Locale.Category.FORMAT, Locale.ROOT);
+    assertEquals("000003.log", Filename.logFileName(3));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"en-US", "tr-TR", "hi-IN", "ar-MA", "zh-CN", "ar-EG-u-nu-latn", "und"})
+  void localesWritingDigitsZeroToNine_namePortably(String tag) {
+    assertTrue(LevelDbKvStore.namesFilesPortably(Locale.forLanguageTag(tag)), tag);
+    assertEquals("1234567890", LevelDbKvStore.iq80FileNumber(Locale.forLanguageTag(tag)));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"ar-EG", "ar-SA", "fa-IR", "bn-BD", "ne-NP", "my-MM", "th-TH-u-nu-thai"})
+  void localesWritingOtherDigits_doNot(String tag) {
+    assertFalse(LevelDbKvStore.namesFilesPortably(Locale.forLanguageTag(tag)), tag);
+  }
+
+  @Test
+  void open_underALocaleWritingOtherDigits_isRefusedBeforeCreatingAnything() {
+    Locale.setDefault(Locale.Category.FORMAT, EGYPT);
+    Path dir = tempDir.resolve("db");
+    StorageException e = assertThrows(StorageException.class, () -> LevelDbKvStore.open(dir));
+    assertEquals(
+        "cannot open LevelDB at " + dir + ": iq80 names its files in the default format locale"
+            + " ar-EG, which writes the number 1234567890 as ١٢٣٤٥٦٧٨٩٠, and a database so named"
+            + " cannot be opened under another locale: run with -Duser.extensions=u-nu-latn (the"
+            + " same language, digits 0-9) or another format locale",
+        e.getMessage());
+    assertFalse(Files.exists(dir));
+    assertFalse(LevelDbKvStore.namesFilesPortably());
+  }
+
+  @Test
+  void useDigitsZeroToNine_keepsTheLanguage_andTheDatabaseOpensWithPortableNames() throws IOException {
+    Locale.setDefault(Locale.Category.FORMAT, EGYPT);
+    LevelDbKvStore.useDigitsZeroToNineForFormatting();
+    assertEquals(Locale.forLanguageTag("ar-EG-u-nu-latn"), Locale.getDefault(Locale.Category.FORMAT));
+    assertTrue(LevelDbKvStore.namesFilesPortably());
+
+    Path dir = tempDir.resolve("db");
+    try (LevelDbKvStore db = LevelDbKvStore.open(dir)) {
+      db.put(bytes("k"), bytes("v"));
+    }
+    assertEquals(List.of("000003.log", "CURRENT", "LOCK", "MANIFEST-000002"), names(dir));
+    // a second call changes nothing
+    LevelDbKvStore.useDigitsZeroToNineForFormatting();
+    assertEquals(Locale.forLanguageTag("ar-EG-u-nu-latn"), Locale.getDefault(Locale.Category.FORMAT));
+  }
+
+  @Test
+  void useDigitsZeroToNine_underALocaleWithThem_changesNothing() {
+    Locale turkey = Locale.forLanguageTag("tr-TR");
+    Locale.setDefault(Locale.Category.FORMAT, turkey);
+    LevelDbKvStore.useDigitsZeroToNineForFormatting();
+    assertEquals(turkey, Locale.getDefault(Locale.Category.FORMAT));
+  }
+
+  @Test
+  void aDatabaseNamedUnderOtherDigits_isRefusedNamingTheFile_andTheAdvisedRenameRecoversIt()
+      throws IOException {
+    Path dir = tempDir.resolve("db");
+    // what iq80 alone (or a host that changed the locale while a database was open) leaves behind
+    Locale.setDefault(Locale.Category.FORMAT, EGYPT);
+    DB raw = Iq80DBFactory.factory.open(dir.toFile(), new Options().createIfMissing(true));
+    raw.put(bytes("k"), bytes("v"));
+    raw.close();
+    assertEquals(List.of("CURRENT", "LOCK", "MANIFEST-٠٠٠٠٠٢", "٠٠٠٠٠٣.log"), names(dir));
+
+    Locale.setDefault(Locale.Category.FORMAT, Locale.ROOT);
+    StorageException e = assertThrows(StorageException.class, () -> LevelDbKvStore.open(dir));
+    assertEquals(
+        "cannot open LevelDB at " + dir + ": its file MANIFEST-٠٠٠٠٠٢ was named under a locale"
+            + " that writes other digits than 0-9, and iq80 would look for MANIFEST-000002: rename"
+            + " each such file to its 0-9 name, and likewise the manifest name inside CURRENT",
+        e.getMessage());
+    assertEquals(List.of("CURRENT", "LOCK", "MANIFEST-٠٠٠٠٠٢", "٠٠٠٠٠٣.log"), names(dir));
+
+    // the advice, followed
+    for (String name : names(dir)) {
+      Files.move(dir.resolve(name), dir.resolve(LevelDbKvStore.withDigitsZeroToNine(name)));
+    }
+    Path current = dir.resolve("CURRENT");
+    Files.writeString(
+        current,
+        LevelDbKvStore.withDigitsZeroToNine(Files.readString(current, StandardCharsets.UTF_8)),
+        StandardCharsets.UTF_8);
+    try (LevelDbKvStore db = LevelDbKvStore.open(dir)) {
+      assertEquals("v", new String(db.get(bytes("k")).orElseThrow(), StandardCharsets.UTF_8));
+    }
+  }
+
+  @Test
+  void withDigitsZeroToNine_rewritesDecimalDigitsOfEveryScript_only() {
+    assertEquals("000003.log", LevelDbKvStore.withDigitsZeroToNine("٠٠٠٠٠٣.log"));
+    assertEquals("MANIFEST-000012", LevelDbKvStore.withDigitsZeroToNine("MANIFEST-۰۰۰۰۱۲"));
+    assertEquals("000789.ldb", LevelDbKvStore.withDigitsZeroToNine("০০০৭৮৯.ldb"));
+    assertEquals("CURRENT", LevelDbKvStore.withDigitsZeroToNine("CURRENT"));
+    // a superscript two is a number but not a decimal digit
+    assertEquals("x²", LevelDbKvStore.withDigitsZeroToNine("x²"));
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static List<String> names(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(f -> f.getFileName().toString()).sorted().collect(Collectors.toList());
+    }
+  }
+}
