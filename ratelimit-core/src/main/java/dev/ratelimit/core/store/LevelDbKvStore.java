@@ -171,8 +171,8 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
   }
 
   /**
-   * Refuses a directory holding a file whose name has digits other than 0-9: iq80 wrote it under a
-   * locale with other digits, and would look for the 0-9 name instead.
+   * Refuses a directory holding a file iq80 named under a locale with other digits than 0-9: it
+   * would look for the 0-9 name instead.
    */
   private static void requirePortableFileNames(Path dir) {
     List<String> names;
@@ -182,15 +182,33 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
       throw new StorageException("cannot list LevelDB directory " + dir + ": " + e, e);
     }
     for (String name : names) {
-      String portable = withDigitsZeroToNine(name);
-      if (!portable.equals(name)) {
-        throw new StorageException(
-            "cannot open LevelDB at " + dir + ": its file " + name + " was named under a locale"
-                + " that writes other digits than 0-9, and iq80 would look for "
-                + portable + ": rename each such file to its 0-9 name, and"
-                + " likewise the manifest name inside CURRENT");
-      }
+      unportableFileName(name, System.getProperty("sun.jnu.encoding"))
+          .ifPresent(why -> {
+            throw new StorageException("cannot open LevelDB at " + dir + ": " + why);
+          });
     }
+  }
+
+  /**
+   * Why iq80 could not open a database holding a file of this name, or empty. {@code
+   * fileNameEncoding} is the JVM's ({@code sun.jnu.encoding}, from the OS locale): a name not
+   * valid in it reads as U+FFFD, as a name in Arabic digits does under a POSIX locale.
+   */
+  static Optional<String> unportableFileName(String name, String fileNameEncoding) {
+    String advice = "rename each such file to its 0-9 name, and likewise the manifest name inside"
+        + " CURRENT";
+    if (name.indexOf('\uFFFD') >= 0) {
+      return Optional.of("the name of its file " + name + " cannot be decoded in this JVM's file"
+          + " name encoding " + fileNameEncoding + " (set by the OS locale), as when iq80 named it"
+          + " under a locale that writes other digits than 0-9: under a UTF-8 OS locale, "
+          + advice);
+    }
+    String portable = withDigitsZeroToNine(name);
+    if (!portable.equals(name)) {
+      return Optional.of("its file " + name + " was named under a locale that writes other digits"
+          + " than 0-9, and iq80 would look for " + portable + ": " + advice);
+    }
+    return Optional.empty();
   }
 
   /** {@code name} with every decimal digit (of any script) written 0-9. */

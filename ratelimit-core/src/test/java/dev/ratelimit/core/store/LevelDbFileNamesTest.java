@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.iq80.leveldb.DB;
@@ -111,6 +113,10 @@ class LevelDbFileNamesTest {
   void aDatabaseNamedUnderOtherDigits_isRefusedNamingTheFile_andTheAdvisedRenameRecoversIt()
       throws IOException {
     Path dir = tempDir.resolve("db");
+    assumeTrue(
+        canNameAFile(tempDir, "٠"),
+        "this JVM cannot name files in Arabic digits (sun.jnu.encoding "
+            + System.getProperty("sun.jnu.encoding") + ", a POSIX locale)");
     // what iq80 alone (or a host that changed the locale while a database was open) leaves behind
     Locale.setDefault(Locale.Category.FORMAT, EGYPT);
     DB raw = Iq80DBFactory.factory.open(dir.toFile(), new Options().createIfMissing(true));
@@ -142,6 +148,48 @@ class LevelDbFileNamesTest {
   }
 
   @Test
+  void unportableFileName_saysWhichFile_whatIq80WouldLookFor_andWhatToDo() {
+    assertEquals(Optional.empty(), LevelDbKvStore.unportableFileName("000003.log", "UTF-8"));
+    assertEquals(Optional.empty(), LevelDbKvStore.unportableFileName("MANIFEST-000002", "UTF-8"));
+    assertEquals(
+        Optional.of("its file ٠٠٠٠٠٣.log was named under a locale that writes other digits than"
+            + " 0-9, and iq80 would look for 000003.log: rename each such file to its 0-9 name,"
+            + " and likewise the manifest name inside CURRENT"),
+        LevelDbKvStore.unportableFileName("٠٠٠٠٠٣.log", "UTF-8"));
+    assertEquals(
+        Optional.of("the name of its file \uFFFD\uFFFD.log cannot be decoded in this JVM's file"
+            + " name encoding ANSI_X3.4-1968 (set by the OS locale), as when iq80 named it under a"
+            + " locale that writes other digits than 0-9: under a UTF-8 OS locale, rename each such"
+            + " file to its 0-9 name, and likewise the manifest name inside CURRENT"),
+        LevelDbKvStore.unportableFileName("\uFFFD\uFFFD.log", "ANSI_X3.4-1968"));
+  }
+
+  @Test
+  void aFileNamedInArabicDigits_isRefused_whateverTheJvmsFileNameEncoding()
+      throws IOException, InterruptedException {
+    assumeTrue(Files.isExecutable(Path.of("/bin/sh")), "needs /bin/sh to write the name's bytes");
+    Path dir = Files.createDirectories(tempDir.resolve("db"));
+    // the UTF-8 bytes of "٠٣.log", written by the shell: this JVM may not be able to name it
+    Process touch = new ProcessBuilder(
+            "/bin/sh", "-c", "touch \"$(printf '\\331\\240\\331\\243.log')\"")
+        .directory(dir.toFile())
+        .inheritIO()
+        .start();
+    assertEquals(0, touch.waitFor());
+    String name = names(dir).get(0);
+    String encoding = System.getProperty("sun.jnu.encoding");
+
+    StorageException e = assertThrows(StorageException.class, () -> LevelDbKvStore.open(dir));
+    assertEquals(
+        "cannot open LevelDB at " + dir + ": "
+            + LevelDbKvStore.unportableFileName(name, encoding).orElseThrow(),
+        e.getMessage());
+    assertTrue(
+        name.equals("٠٣.log") || name.equals("\uFFFD\uFFFD\uFFFD\uFFFD.log"), name);
+    assertEquals(List.of(name), names(dir), "nothing was created");
+  }
+
+  @Test
   void withDigitsZeroToNine_rewritesDecimalDigitsOfEveryScript_only() {
     assertEquals("000003.log", LevelDbKvStore.withDigitsZeroToNine("٠٠٠٠٠٣.log"));
     assertEquals("MANIFEST-000012", LevelDbKvStore.withDigitsZeroToNine("MANIFEST-۰۰۰۰۱۲"));
@@ -149,6 +197,17 @@ class LevelDbFileNamesTest {
     assertEquals("CURRENT", LevelDbKvStore.withDigitsZeroToNine("CURRENT"));
     // a superscript two is a number but not a decimal digit
     assertEquals("x²", LevelDbKvStore.withDigitsZeroToNine("x²"));
+  }
+
+  private static boolean canNameAFile(Path dir, String name) {
+    try {
+      Path probe = Files.createFile(dir.resolve(name));
+      boolean same = names(dir).contains(name);
+      Files.delete(probe);
+      return same;
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
   }
 
   private static byte[] bytes(String s) {
