@@ -12,6 +12,7 @@ import dev.ratelimit.core.model.Flow;
 import dev.ratelimit.core.model.Path;
 import dev.ratelimit.core.model.Quota;
 import dev.ratelimit.core.model.RateLimit;
+import dev.ratelimit.core.store.LevelDbKvStore;
 import dev.ratelimit.middleware.ibc.Height;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -75,6 +76,7 @@ public class AppThroughputBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
+    LevelDbKvStore.useDigitsZeroToNineForFormatting(); // as a node's main (this fork's JVM)
     root = Files.createTempDirectory("ratelimit-bench-app-");
     with = switch (middleware) {
       case "with" -> true;

@@ -62,12 +62,15 @@ import org.iq80.leveldb.impl.Iq80DBFactory;
  * JVM's default format locale, so under a locale that writes other digits than 0-9 (Arabic in
  * Egypt or Saudi Arabia, Persian, Bengali, Nepali, Burmese, Thai with its digits...) a database's
  * files are named {@code ٠٠٠٠٠٣.log}, not {@code 000003.log}. Such a database cannot be opened
- * under any other locale (iq80 looks for the other names), and cannot be created at all where file
- * names are ASCII (a POSIX locale). So {@link #open} refuses such a locale, and a directory holding
- * a file so named, with a {@link StorageException} saying what to do: run with {@code
- * -Duser.extensions=u-nu-latn} (the same language, digits 0-9) or another format locale. An
- * application's {@code main} can instead call {@link #useDigitsZeroToNineForFormatting()}. The
- * locale must not change back while a database is open: iq80 names new files as it writes.
+ * under a locale with other digits (iq80 looks for the other names), and cannot be created at all
+ * where file names are ASCII (a POSIX locale). So {@link #open} refuses such a locale, and a
+ * directory holding a file so named, with a {@link StorageException} saying what to do: add
+ * {@code nu-latn} to the locale's Unicode extensions ({@code -Duser.extensions=u-nu-latn} when it
+ * has none: the same language, digits 0-9) or use another format locale. An application's {@code
+ * main} can instead call {@link #useDigitsZeroToNineForFormatting()}. iq80 names new files as it
+ * writes, so a write after the default format locale changed to other digits is refused too. Which
+ * locales write other digits depends on the JDK's locale data (on 17, {@code ar} alone does; on
+ * 25 it writes 0-9).
  */
 public final class LevelDbKvStore implements KvStore, AutoCloseable {
   /** iq80's switch between memory-mapped and file-channel I/O. */
@@ -87,10 +90,13 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
   private final Set<LevelDbScan> openScans = Collections.newSetFromMap(new IdentityHashMap<>());
   private boolean closed;
   private boolean compactionsSuspended;
+  /** The default format locale last found to write digits 0-9 (see {@link #beforeWrite}). */
+  private Locale checkedFormat;
 
-  private LevelDbKvStore(Path dir, DB db) {
+  private LevelDbKvStore(Path dir, DB db, Locale checkedFormat) {
     this.dir = dir;
     this.db = db;
+    this.checkedFormat = checkedFormat;
   }
 
   /**
@@ -107,8 +113,9 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
       throw new StorageException(
           "cannot open LevelDB at " + dir + ": iq80 names its files in the default format locale "
               + format.toLanguageTag() + ", which writes the number " + PROBE_NUMBER + " as "
-              + iq80FileNumber(format) + ", and a database so named cannot be opened under another"
-              + " locale: run with -Duser.extensions=u-nu-latn (the same language, digits 0-9) or"
+              + iq80FileNumber(format) + ", and a database so named cannot be opened under a"
+              + " locale with other digits: add nu-latn to the locale's Unicode extensions (the"
+              + " same language, digits 0-9; -Duser.extensions=u-nu-latn when it has none) or use"
               + " another format locale");
     }
     try {
@@ -119,7 +126,7 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
     requirePortableFileNames(dir);
     Options options = new Options().createIfMissing(true);
     try {
-      return new LevelDbKvStore(dir, Iq80DBFactory.factory.open(dir.toFile(), options));
+      return new LevelDbKvStore(dir, Iq80DBFactory.factory.open(dir.toFile(), options), format);
     } catch (IOException | RuntimeException e) {
       // iq80 reports a lock held in this JVM as OverlappingFileLockException, and a lock held by
       // another process or corruption as IllegalStateException / DBException.
@@ -166,13 +173,17 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
     if (!namesFilesPortably(format)) {
       Locale.setDefault(
           Locale.Category.FORMAT,
-          new Locale.Builder().setLocale(format).setUnicodeLocaleKeyword("nu", "latn").build());
+          // through the language tag: setLocale refuses old-style variants (WIN, TRADITIONAL)
+          new Locale.Builder()
+              .setLanguageTag(format.toLanguageTag())
+              .setUnicodeLocaleKeyword("nu", "latn")
+              .build());
     }
   }
 
   /**
-   * Refuses a directory holding a file iq80 named under a locale with other digits than 0-9: it
-   * would look for the 0-9 name instead.
+   * Refuses a directory holding a numbered iq80 file whose number is not in digits 0-9: iq80 named
+   * it under a locale with other digits, and would look for the 0-9 name instead.
    */
   private static void requirePortableFileNames(Path dir) {
     List<String> names;
@@ -190,25 +201,41 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
   }
 
   /**
-   * Why iq80 could not open a database holding a file of this name, or empty. {@code
-   * fileNameEncoding} is the JVM's ({@code sun.jnu.encoding}, from the OS locale): a name not
-   * valid in it reads as U+FFFD, as a name in Arabic digits does under a POSIX locale.
+   * Why iq80 could not open a database holding a file of this name, or empty. Only iq80's own
+   * numbered names count ({@code MANIFEST-n}, {@code n.log}, {@code n.sst}, {@code n.dbtmp}, as its
+   * {@code Filename.parseFileName} reads them); their number must be in digits 0-9. {@code
+   * fileNameEncoding} is how this JVM decodes file names ({@code sun.jnu.encoding}, from the OS
+   * locale): one that cannot hold Arabic digits reads them as U+FFFD or as other letters.
    */
   static Optional<String> unportableFileName(String name, String fileNameEncoding) {
+    String number = iq80FileNumberPart(name);
+    if (number == null || (!number.isEmpty() && number.chars().allMatch(c -> c >= '0' && c <= '9'))) {
+      return Optional.empty();
+    }
     String advice = "rename each such file to its 0-9 name, and likewise the manifest name inside"
         + " CURRENT";
-    if (name.indexOf('\uFFFD') >= 0) {
-      return Optional.of("the name of its file " + name + " cannot be decoded in this JVM's file"
-          + " name encoding " + fileNameEncoding + " (set by the OS locale), as when iq80 named it"
-          + " under a locale that writes other digits than 0-9: under a UTF-8 OS locale, "
-          + advice);
-    }
-    String portable = withDigitsZeroToNine(name);
-    if (!portable.equals(name)) {
+    String zeroToNine = withDigitsZeroToNine(number);
+    if (!zeroToNine.isEmpty() && zeroToNine.chars().allMatch(c -> c >= '0' && c <= '9')) {
       return Optional.of("its file " + name + " was named under a locale that writes other digits"
-          + " than 0-9, and iq80 would look for " + portable + ": " + advice);
+          + " than 0-9, and iq80 would look for " + withDigitsZeroToNine(name) + ": " + advice);
     }
-    return Optional.empty();
+    return Optional.of("iq80 cannot read the number in its file " + name + " (this JVM decodes"
+        + " file names as " + fileNameEncoding + ", from the OS locale), as when iq80 named it"
+        + " under a locale that writes other digits than 0-9 and an encoding that cannot hold them"
+        + " reads the name: under a UTF-8 OS locale, " + advice);
+  }
+
+  /** The number part of one of iq80's numbered file names, or null for any other name. */
+  private static String iq80FileNumberPart(String name) {
+    if (name.startsWith("MANIFEST-")) {
+      return name.substring("MANIFEST-".length());
+    }
+    for (String suffix : List.of(".log", ".sst", ".dbtmp")) {
+      if (name.endsWith(suffix)) {
+        return name.substring(0, name.length() - suffix.length());
+      }
+    }
+    return null;
   }
 
   /** {@code name} with every decimal digit (of any script) written 0-9. */
@@ -391,6 +418,20 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
    * since a compaction may delete the files under their iterators.
    */
   private void beforeWrite() {
+    // iq80 names the files a write leads to (a new log, tables) in the default format locale:
+    // refuse the write if that locale changed to one with other digits since it was checked
+    Locale format = Locale.getDefault(Locale.Category.FORMAT);
+    if (format != checkedFormat) {
+      if (!namesFilesPortably(format)) {
+        throw new StorageException(
+            "LevelDB at " + dir + ": the default format locale changed to "
+                + format.toLanguageTag() + " while the database is open, which writes the number "
+                + PROBE_NUMBER + " as " + iq80FileNumber(format) + ", and iq80 would give the"
+                + " files it writes names no other locale finds: keep a format locale with digits"
+                + " 0-9 while a database is open");
+      }
+      checkedFormat = format;
+    }
     if (!compactionsSuspended) {
       return;
     }

@@ -77,11 +77,40 @@ class LevelDbFileNamesTest {
     assertEquals(
         "cannot open LevelDB at " + dir + ": iq80 names its files in the default format locale"
             + " ar-EG, which writes the number 1234567890 as ١٢٣٤٥٦٧٨٩٠, and a database so named"
-            + " cannot be opened under another locale: run with -Duser.extensions=u-nu-latn (the"
-            + " same language, digits 0-9) or another format locale",
+            + " cannot be opened under a locale with other digits: add nu-latn to the locale's"
+            + " Unicode extensions (the same language, digits 0-9; -Duser.extensions=u-nu-latn"
+            + " when it has none) or use another format locale",
         e.getMessage());
     assertFalse(Files.exists(dir));
     assertFalse(LevelDbKvStore.namesFilesPortably());
+  }
+
+  @Test
+  void aWriteAfterTheLocaleChangedToOtherDigits_isRefused_andTheStoreGoesOnOnceItIsBack()
+      throws IOException {
+    Path dir = tempDir.resolve("db");
+    try (LevelDbKvStore db = LevelDbKvStore.open(dir)) {
+      db.put(bytes("a"), bytes("1"));
+      Locale.setDefault(Locale.Category.FORMAT, EGYPT);
+      StorageException e =
+          assertThrows(StorageException.class, () -> db.put(bytes("b"), bytes("2")));
+      assertEquals(
+          "LevelDB at " + dir + ": the default format locale changed to ar-EG while the database"
+              + " is open, which writes the number 1234567890 as ١٢٣٤٥٦٧٨٩٠, and iq80 would give"
+              + " the files it writes names no other locale finds: keep a format locale with"
+              + " digits 0-9 while a database is open",
+          e.getMessage());
+      assertThrows(StorageException.class, () -> db.delete(bytes("a")));
+      assertThrows(StorageException.class, () -> db.writeSync(new WriteBatch().put(bytes("c"), bytes("3"))));
+      assertEquals("1", new String(db.get(bytes("a")).orElseThrow(), StandardCharsets.UTF_8));
+      assertFalse(db.has(bytes("b")));
+
+      Locale.setDefault(Locale.Category.FORMAT, Locale.forLanguageTag("ar-EG-u-nu-latn"));
+      db.put(bytes("b"), bytes("2"));
+      assertTrue(db.has(bytes("b")));
+      assertFalse(db.has(bytes("c")));
+    }
+    assertEquals(List.of("000003.log", "CURRENT", "LOCK", "MANIFEST-000002"), names(dir));
   }
 
   @Test
@@ -99,6 +128,16 @@ class LevelDbFileNamesTest {
     // a second call changes nothing
     LevelDbKvStore.useDigitsZeroToNineForFormatting();
     assertEquals(Locale.forLanguageTag("ar-EG-u-nu-latn"), Locale.getDefault(Locale.Category.FORMAT));
+  }
+
+  @Test
+  void useDigitsZeroToNine_keepsAnOldStyleVariant() {
+    // Locale.Builder.setLocale would refuse the variant "WIN" (IllformedLocaleException)
+    Locale.setDefault(Locale.Category.FORMAT, new Locale("ar", "EG", "WIN"));
+    LevelDbKvStore.useDigitsZeroToNineForFormatting();
+    assertEquals("ar-EG-u-nu-latn-x-lvariant-WIN",
+        Locale.getDefault(Locale.Category.FORMAT).toLanguageTag());
+    assertTrue(LevelDbKvStore.namesFilesPortably());
   }
 
   @Test
@@ -149,19 +188,42 @@ class LevelDbFileNamesTest {
 
   @Test
   void unportableFileName_saysWhichFile_whatIq80WouldLookFor_andWhatToDo() {
-    assertEquals(Optional.empty(), LevelDbKvStore.unportableFileName("000003.log", "UTF-8"));
-    assertEquals(Optional.empty(), LevelDbKvStore.unportableFileName("MANIFEST-000002", "UTF-8"));
+    for (String fine : List.of("000003.log", "MANIFEST-000002", "000012.sst", "000004.dbtmp",
+        "CURRENT", "LOCK", "LOG", "LOG.old", "notes-٢٠٢٤.txt", "٣")) {
+      assertEquals(Optional.empty(), LevelDbKvStore.unportableFileName(fine, "UTF-8"), fine);
+    }
+    String advice = "rename each such file to its 0-9 name, and likewise the manifest name inside"
+        + " CURRENT";
     assertEquals(
         Optional.of("its file ٠٠٠٠٠٣.log was named under a locale that writes other digits than"
-            + " 0-9, and iq80 would look for 000003.log: rename each such file to its 0-9 name,"
-            + " and likewise the manifest name inside CURRENT"),
+            + " 0-9, and iq80 would look for 000003.log: " + advice),
         LevelDbKvStore.unportableFileName("٠٠٠٠٠٣.log", "UTF-8"));
     assertEquals(
-        Optional.of("the name of its file \uFFFD\uFFFD.log cannot be decoded in this JVM's file"
-            + " name encoding ANSI_X3.4-1968 (set by the OS locale), as when iq80 named it under a"
-            + " locale that writes other digits than 0-9: under a UTF-8 OS locale, rename each such"
-            + " file to its 0-9 name, and likewise the manifest name inside CURRENT"),
-        LevelDbKvStore.unportableFileName("\uFFFD\uFFFD.log", "ANSI_X3.4-1968"));
+        Optional.of("its file MANIFEST-۰۰۰۰۰۲ was named under a locale that writes other digits"
+            + " than 0-9, and iq80 would look for MANIFEST-000002: " + advice),
+        LevelDbKvStore.unportableFileName("MANIFEST-۰۰۰۰۰۲", "UTF-8"));
+    // the bytes of "٠٣.log" read as ASCII (U+FFFD) and as ISO-8859-1
+    for (String[] misread : new String[][] {
+        {"\uFFFD\uFFFD\uFFFD\uFFFD.log", "ANSI_X3.4-1968"},
+        {"\u00D9\u00A0\u00D9\u00A3.sst", "ISO-8859-1"}}) {
+      assertEquals(
+          Optional.of("iq80 cannot read the number in its file " + misread[0] + " (this JVM"
+              + " decodes file names as " + misread[1] + ", from the OS locale), as when iq80"
+              + " named it under a locale that writes other digits than 0-9 and an encoding that"
+              + " cannot hold them reads the name: under a UTF-8 OS locale, " + advice),
+          LevelDbKvStore.unportableFileName(misread[0], misread[1]));
+    }
+  }
+
+  @Test
+  void otherFilesWithOtherDigits_areNotIq80s_andDoNotStopTheOpen() throws IOException {
+    assumeTrue(canNameAFile(tempDir, "٠"), "this JVM cannot name files in Arabic digits");
+    Path dir = Files.createDirectories(tempDir.resolve("db"));
+    Files.writeString(dir.resolve("notes-٢٠٢٤.txt"), "an operator's file");
+    try (LevelDbKvStore db = LevelDbKvStore.open(dir)) {
+      db.put(bytes("k"), bytes("v"));
+    }
+    assertTrue(names(dir).contains("000003.log"), names(dir).toString());
   }
 
   @Test
@@ -177,15 +239,13 @@ class LevelDbFileNamesTest {
         .start();
     assertEquals(0, touch.waitFor());
     String name = names(dir).get(0);
-    String encoding = System.getProperty("sun.jnu.encoding");
+    // however this JVM decodes it (UTF-8: "٠٣.log"; ASCII: U+FFFD; ISO-8859-1: letters), refused
+    Optional<String> why =
+        LevelDbKvStore.unportableFileName(name, System.getProperty("sun.jnu.encoding"));
+    assertTrue(why.isPresent(), name);
 
     StorageException e = assertThrows(StorageException.class, () -> LevelDbKvStore.open(dir));
-    assertEquals(
-        "cannot open LevelDB at " + dir + ": "
-            + LevelDbKvStore.unportableFileName(name, encoding).orElseThrow(),
-        e.getMessage());
-    assertTrue(
-        name.equals("٠٣.log") || name.equals("\uFFFD\uFFFD\uFFFD\uFFFD.log"), name);
+    assertEquals("cannot open LevelDB at " + dir + ": " + why.get(), e.getMessage());
     assertEquals(List.of(name), names(dir), "nothing was created");
   }
 
