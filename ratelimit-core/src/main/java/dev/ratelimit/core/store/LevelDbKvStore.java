@@ -69,8 +69,8 @@ import org.iq80.leveldb.impl.Iq80DBFactory;
  * has none: the same language, digits 0-9) or use another format locale. An application's {@code
  * main} can instead call {@link #useDigitsZeroToNineForFormatting()}. iq80 names new files as it
  * writes, so a write after the default format locale changed to other digits is refused too. Which
- * locales write other digits depends on the JDK's locale data (on 17, {@code ar} alone does; on
- * 25 it writes 0-9).
+ * locales write other digits depends on the JDK's locale data (plain {@code ar} writes Arabic-Indic
+ * digits on 17, and 0-9 on 25).
  */
 public final class LevelDbKvStore implements KvStore, AutoCloseable {
   /** iq80's switch between memory-mapped and file-channel I/O. */
@@ -209,13 +209,12 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
    */
   static Optional<String> unportableFileName(String name, String fileNameEncoding) {
     String number = iq80FileNumberPart(name);
-    if (number == null || (!number.isEmpty() && number.chars().allMatch(c -> c >= '0' && c <= '9'))) {
+    if (number == null || isZeroToNineNumber(number)) {
       return Optional.empty();
     }
     String advice = "rename each such file to its 0-9 name, and likewise the manifest name inside"
         + " CURRENT";
-    String zeroToNine = withDigitsZeroToNine(number);
-    if (!zeroToNine.isEmpty() && zeroToNine.chars().allMatch(c -> c >= '0' && c <= '9')) {
+    if (isZeroToNineNumber(withDigitsZeroToNine(number))) {
       return Optional.of("its file " + name + " was named under a locale that writes other digits"
           + " than 0-9, and iq80 would look for " + withDigitsZeroToNine(name) + ": " + advice);
     }
@@ -223,6 +222,10 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
         + " file names as " + fileNameEncoding + ", from the OS locale), as when iq80 named it"
         + " under a locale that writes other digits than 0-9 and an encoding that cannot hold them"
         + " reads the name: under a UTF-8 OS locale, " + advice);
+  }
+
+  private static boolean isZeroToNineNumber(String s) {
+    return !s.isEmpty() && s.chars().allMatch(c -> c >= '0' && c <= '9');
   }
 
   /** The number part of one of iq80's numbered file names, or null for any other name. */
@@ -242,9 +245,8 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
   static String withDigitsZeroToNine(String name) {
     StringBuilder sb = new StringBuilder(name.length());
     name.codePoints().forEach(c -> {
-      int digit = Character.getType(c) == Character.DECIMAL_DIGIT_NUMBER ? Character.digit(c, 10) : -1;
-      if (digit >= 0) {
-        sb.append((char) ('0' + digit));
+      if (Character.getType(c) == Character.DECIMAL_DIGIT_NUMBER) {
+        sb.append((char) ('0' + Character.digit(c, 10)));
       } else {
         sb.appendCodePoint(c);
       }

@@ -32,6 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class LevelDbFileNamesTest {
   private static final Locale EGYPT = Locale.forLanguageTag("ar-EG");
+  private static final Locale EGYPT_ZERO_TO_NINE = Locale.forLanguageTag("ar-EG-u-nu-latn");
 
   @TempDir Path tempDir;
   private Locale formatBefore;
@@ -101,11 +102,12 @@ class LevelDbFileNamesTest {
               + " digits 0-9 while a database is open",
           e.getMessage());
       assertThrows(StorageException.class, () -> db.delete(bytes("a")));
-      assertThrows(StorageException.class, () -> db.writeSync(new WriteBatch().put(bytes("c"), bytes("3"))));
+      WriteBatch batch = new WriteBatch().put(bytes("c"), bytes("3"));
+      assertThrows(StorageException.class, () -> db.writeSync(batch));
       assertEquals("1", new String(db.get(bytes("a")).orElseThrow(), StandardCharsets.UTF_8));
       assertFalse(db.has(bytes("b")));
 
-      Locale.setDefault(Locale.Category.FORMAT, Locale.forLanguageTag("ar-EG-u-nu-latn"));
+      Locale.setDefault(Locale.Category.FORMAT, EGYPT_ZERO_TO_NINE);
       db.put(bytes("b"), bytes("2"));
       assertTrue(db.has(bytes("b")));
       assertFalse(db.has(bytes("c")));
@@ -114,10 +116,11 @@ class LevelDbFileNamesTest {
   }
 
   @Test
-  void useDigitsZeroToNine_keepsTheLanguage_andTheDatabaseOpensWithPortableNames() throws IOException {
+  void useDigitsZeroToNine_keepsTheLanguage_andTheDatabaseOpensWithPortableNames()
+      throws IOException {
     Locale.setDefault(Locale.Category.FORMAT, EGYPT);
     LevelDbKvStore.useDigitsZeroToNineForFormatting();
-    assertEquals(Locale.forLanguageTag("ar-EG-u-nu-latn"), Locale.getDefault(Locale.Category.FORMAT));
+    assertEquals(EGYPT_ZERO_TO_NINE, Locale.getDefault(Locale.Category.FORMAT));
     assertTrue(LevelDbKvStore.namesFilesPortably());
 
     Path dir = tempDir.resolve("db");
@@ -127,7 +130,7 @@ class LevelDbFileNamesTest {
     assertEquals(List.of("000003.log", "CURRENT", "LOCK", "MANIFEST-000002"), names(dir));
     // a second call changes nothing
     LevelDbKvStore.useDigitsZeroToNineForFormatting();
-    assertEquals(Locale.forLanguageTag("ar-EG-u-nu-latn"), Locale.getDefault(Locale.Category.FORMAT));
+    assertEquals(EGYPT_ZERO_TO_NINE, Locale.getDefault(Locale.Category.FORMAT));
   }
 
   @Test
