@@ -192,11 +192,12 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
     } catch (IOException | RuntimeException e) {
       throw new StorageException("cannot list LevelDB directory " + dir + ": " + e, e);
     }
+    String fileNameEncoding = System.getProperty("sun.jnu.encoding");
     for (String name : names) {
-      unportableFileName(name, System.getProperty("sun.jnu.encoding"))
-          .ifPresent(why -> {
-            throw new StorageException("cannot open LevelDB at " + dir + ": " + why);
-          });
+      Optional<String> why = unportableFileName(name, fileNameEncoding);
+      if (why.isPresent()) {
+        throw new StorageException("cannot open LevelDB at " + dir + ": " + why.get());
+      }
     }
   }
 
