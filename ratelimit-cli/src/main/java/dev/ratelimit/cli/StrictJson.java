@@ -7,16 +7,19 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.ratelimit.core.model.JsonSyntax;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /**
  * Reads the JSON files the command line takes (scenarios, genesis) strictly: valid UTF-8, one
- * value and nothing after it, no comments, no duplicate keys. A lenient reader (protobuf's own
- * JSON parser accepts trailing values, comments and unquoted names) would call a file valid that
- * a chain rejects. Reasons are worded for one line, with the line and column.
+ * value and nothing after it, no comments, no duplicate keys: Go's syntax ({@link JsonSyntax}),
+ * then Jackson builds the tree. A lenient reader (protobuf's own JSON parser accepts trailing
+ * values, comments and unquoted names) would call a file valid that a chain rejects. Reasons are
+ * worded for one line, with the line and column.
  */
 public final class StrictJson {
   /** The reader; numbers with a fraction are read exactly. */
@@ -59,9 +62,15 @@ public final class StrictJson {
 
   /** The one JSON value {@code text} holds. */
   public static JsonNode parse(String text) throws Malformed {
-    JsonNode root;
+    if (text.isBlank()) {
+      throw new Malformed("bad JSON: the file is empty");
+    }
+    Optional<String> syntax = JsonSyntax.problem(text); // Go's syntax, which Jackson's bends
+    if (syntax.isPresent()) {
+      throw new Malformed("bad JSON at " + syntax.get());
+    }
     try {
-      root = MAPPER.readTree(text);
+      return MAPPER.readTree(text);
     } catch (JsonProcessingException e) {
       String loc =
           e.getLocation() == null
@@ -73,9 +82,5 @@ public final class StrictJson {
       cut = cut > 0 ? cut : why.indexOf(" (bound as");
       throw new Malformed("bad JSON" + loc + ": " + (cut > 0 ? why.substring(0, cut) : why));
     }
-    if (root == null || root.isMissingNode()) {
-      throw new Malformed("bad JSON: the file is empty");
-    }
-    return root;
   }
 }

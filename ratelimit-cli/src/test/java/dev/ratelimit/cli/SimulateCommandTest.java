@@ -179,7 +179,7 @@ class SimulateCommandTest {
         new Object[] {"height-backwards.json",
             "height goes backwards: step 2 (begin_block): height: block height goes backwards"},
         new Object[] {"unknown-scenario-key.json", "typo at the top: unknown key \"suply\""},
-        new Object[] {"duplicate-key.json", "Duplicate field 'steps'"},
+        new Object[] {"duplicate-key.json", "bad JSON at line 1 column 40: duplicate key \"steps\""},
         new Object[] {"msg-without-type.json",
             "msg without its type: step 1 (msg): msg: \"@type\" is required"},
         // (a field value no chain could receive is a failing step: own/governance-ibc-go-...)

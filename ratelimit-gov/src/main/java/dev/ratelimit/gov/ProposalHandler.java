@@ -4,6 +4,7 @@ import com.google.protobuf.Any;
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.host.BlockContext;
+import dev.ratelimit.core.model.Texts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -55,7 +56,7 @@ public final class ProposalHandler {
                   + " of "
                   + msgs.size()
                   + " ("
-                  + msg.getTypeUrl()
+                  + shown(msg.getTypeUrl())
                   + ") failed: "
                   + e.getMessage(),
               e);
@@ -64,5 +65,10 @@ public final class ProposalHandler {
       branch.commit();
     }
     return List.copyOf(responses);
+  }
+
+  /** A type URL as a message shows it: a known one as is, any other quoted, escaped and cut. */
+  private static String shown(String typeUrl) {
+    return MsgRouter.supportedTypeUrls().contains(typeUrl) ? typeUrl : Texts.quote(typeUrl);
   }
 }

@@ -94,6 +94,21 @@ class ProposalHandlerTest {
         kit.keeper.isPendingSendPacket(kit.ctx, new PendingPacket("channel-0", "ustrd", 3)));
   }
 
+  /** Found by GovFuzzTest: an unknown type URL was copied into the reason raw, newlines and all. */
+  @Test
+  void unknownTypeUrl_isQuotedEscapedAndCut_inTheReason() {
+    String url = "/x\n" + "y".repeat(10_000);
+    RateLimitException e =
+        kit.assertRejected(
+            ErrorCode.INVALID_REQUEST,
+            () -> kit.proposals.execute(
+                kit.ctx, List.of(com.google.protobuf.Any.newBuilder().setTypeUrl(url).build())));
+    assertTrue(
+        e.getMessage().startsWith("invalid request: proposal message 1 of 1 (\"/x\\u000a"),
+        e.getMessage());
+    assertTrue(e.getMessage().indexOf('\n') < 0 && e.getMessage().length() < 1000, e.getMessage());
+  }
+
   @Test
   void firstFailureStopsExecution_laterErrorsAreNotReported() {
     // 1: ok, 2: unauthorized, 3: would be code 1, 4: would be invalid_request

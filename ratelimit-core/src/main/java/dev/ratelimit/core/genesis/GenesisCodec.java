@@ -41,6 +41,8 @@ public final class GenesisCodec {
   private static final Instant GO_ZERO_TIME = Instant.parse("0001-01-01T00:00:00Z");
   private static final long EPOCH_SECONDS = 3600;
 
+  private static final int MAX_PARSER_MESSAGE_CHARS = 200;
+
   private GenesisCodec() {}
 
   /** A decoded genesis and what was adjusted on the way in. */
@@ -75,7 +77,9 @@ public final class GenesisCodec {
     try {
       JsonFormat.parser().merge(json, b);
     } catch (InvalidProtocolBufferException | RuntimeException e) {
-      throw invalid("not a GenesisState in protobuf JSON: " + e.getMessage());
+      // JsonFormat's messages quote the offending JSON whole: cut, a file may hold megabytes
+      throw invalid("not a GenesisState in protobuf JSON: "
+          + Texts.quote(String.valueOf(e.getMessage()), MAX_PARSER_MESSAGE_CHARS));
     }
     return b.build();
   }

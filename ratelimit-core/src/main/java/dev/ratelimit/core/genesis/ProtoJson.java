@@ -6,6 +6,7 @@ import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
+import dev.ratelimit.core.model.JsonSyntax;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -16,6 +17,9 @@ import java.util.regex.Pattern;
  * protobuf-java's {@code JsonFormat} does not keep, checked before {@code JsonFormat} parses:
  *
  * <ul>
+ *   <li>the text is strict JSON ({@link JsonSyntax}): {@code JsonFormat} reads through Gson in
+ *       lenient mode, which takes comments, unquoted names, trailing text and the last of two
+ *       equal keys;
  *   <li>a string field takes a JSON string: {@code JsonFormat} reads the number {@code 10} (or
  *       {@code true}) into a string field as {@code "10"}. So an Int field (a percent, a flow),
  *       which SPEC §7 makes a decimal string, is never a JSON number;
@@ -34,18 +38,23 @@ public final class ProtoJson {
 
   /**
    * The first value of {@code json} that breaks one of the rules above for a message of {@code
-   * type}, named by its path ({@code rate_limits[0].quota.max_percent_send: ...}); empty when there
-   * is none or when {@code json} is not JSON at all (then {@code JsonFormat} says why). Keys that
-   * name no field (such as {@code "@type"} of an {@code Any}) are skipped.
+   * type}, named by its path ({@code rate_limits[0].quota.max_percent_send: ...}), or where {@code
+   * json} is not strict JSON ({@code line 1 column 4: ...}); empty when there is none. Keys that
+   * name no field (such as {@code "@type"} of an {@code Any}) are skipped: {@code JsonFormat} says
+   * what is wrong with them.
    */
   public static Optional<String> problem(String json, Descriptor type) {
     Objects.requireNonNull(json, "json");
     Objects.requireNonNull(type, "type");
+    Optional<String> syntax = JsonSyntax.problem(json); // Gson, below, reads leniently
+    if (syntax.isPresent()) {
+      return syntax;
+    }
     JsonElement root;
     try {
       root = JsonParser.parseString(json);
-    } catch (JsonParseException | IllegalStateException notJson) {
-      return Optional.empty();
+    } catch (JsonParseException | IllegalStateException notJson) { // not expected after the check
+      return Optional.of("not JSON: " + notJson.getMessage());
     }
     return message(root, type, "");
   }

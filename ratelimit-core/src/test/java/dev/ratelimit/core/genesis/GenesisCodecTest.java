@@ -181,6 +181,37 @@ class GenesisCodecTest {
     assertEquals("invalid genesis: not a GenesisState in protobuf JSON: " + problem, e.getMessage());
   }
 
+  /** Strict JSON first (JsonSyntax): protobuf's parser reads through Gson, leniently. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{\"blacklisted_denoms\": [\"a\"], \"blacklisted_denoms\": [\"b\"]}|line 1 column 31: duplicate key",
+        "{} garbage|line 1 column 4: unexpected 'g' after the JSON value",
+        "{'params': {}}|line 1 column 2: expected a string key",
+        "{\"blacklisted_denoms\": [NaN]}|line 1 column 25: expected a JSON value, got 'N'",
+        "\uFEFF{}|line 1 column 1: expected a JSON value, got U+FEFF"
+      })
+  void lenientJson_isCode12WithLineAndColumn(String testCase) {
+    String[] parts = testCase.split("\\|", 2);
+    RateLimitException e =
+        assertThrows(RateLimitException.class, () -> GenesisCodec.fromJson(parts[0]));
+    assertEquals(ErrorCode.INVALID_GENESIS, e.code());
+    assertTrue(
+        e.getMessage().startsWith("invalid genesis: not a GenesisState in protobuf JSON: " + parts[1]),
+        e.getMessage());
+  }
+
+  /** Found by GenesisFuzzTest: the parser's message quoted a whole JSON value. */
+  @Test
+  void parserMessage_isCutTo200Characters() {
+    String json = "{\"hour_epoch\": [\"" + "x".repeat(1_000_000) + "\"]}";
+    RateLimitException e =
+        assertThrows(RateLimitException.class, () -> GenesisCodec.fromJson(json));
+    assertEquals(ErrorCode.INVALID_GENESIS, e.code());
+    String m = e.getMessage();
+    assertTrue(m.length() < 300 && m.endsWith(" chars)"), m.substring(0, Math.min(m.length(), 400)));
+  }
+
   @Test
   void goProtojsonRules_stillTakeWhatGoTakes() {
     // a uint64 as a number, or as a string holding a JSON number that is an integer

@@ -1,0 +1,34 @@
+package dev.ratelimit.fuzz;
+
+import java.math.BigInteger;
+
+/** What the spec says an input must give, written apart from the code under test. */
+final class Expected {
+  static final BigInteger LIMIT = BigInteger.ONE.shiftLeft(256);
+
+  private Expected() {}
+
+  /** Go's {@code unicode.IsSpace}, from Go's documentation and its White_Space table. */
+  static boolean goSpace(char c) {
+    return switch (c) {
+      case '\t', '\n', '\u000b', '\f', '\r', ' ', '\u0085', '\u00a0', '\u1680', '\u2028', '\u2029',
+          '\u202f', '\u205f', '\u3000' -> true;
+      default -> c >= '\u2000' && c <= '\u200a';
+    };
+  }
+
+  /** Go's {@code strings.TrimSpace(s) == ""}. */
+  static boolean goBlank(String s) {
+    return s.chars().allMatch(c -> goSpace((char) c));
+  }
+
+  /** Whether {@code s} is not valid Unicode (a surrogate that is not half of a pair). */
+  static boolean loneSurrogate(String s) {
+    return !s.codePoints().allMatch(cp -> cp < 0xD800 || cp > 0xDFFF);
+  }
+
+  /** SPEC §5: ASCII {@code ^(0|[1-9][0-9]*)$} and below 2^256. */
+  static boolean validAmount(String s) {
+    return s.matches("0|[1-9][0-9]*") && s.length() <= 78 && new BigInteger(s).compareTo(LIMIT) < 0;
+  }
+}

@@ -1,0 +1,93 @@
+package dev.ratelimit.fuzz;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.ratelimit.core.ErrorCode;
+import dev.ratelimit.core.RateLimitException;
+import dev.ratelimit.middleware.ibc.GeneralPath;
+import dev.ratelimit.middleware.transfer.FungibleTokenPacketData;
+import dev.ratelimit.middleware.transfer.PacketDataCodec;
+import java.math.BigInteger;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * ICS-20 packet data (SPEC §5) read three ways: the codec (its simple-input fast path and its
+ * parser path), the parser path alone, and {@link ReferenceJson} with the spec's field rules.
+ * They must agree on every input: the same data, or a rejection with the same code (9 or 10).
+ */
+class PacketDataFuzzTest {
+  private static final List<String> KEYS = List.of("denom", "amount", "sender", "receiver", "memo");
+
+  @FuzzTest(maxDuration = "5m")
+  void decode_agreesWithTheReference(byte[] data) {
+    Optional<Map<String, String>> reference = ReferenceJson.readFlatStringObject(data, Set.copyOf(KEYS));
+    Object expected = reference.map(PacketDataFuzzTest::expectedData).orElse(ErrorCode.INVALID_PACKET_DATA);
+
+    Object actual;
+    try {
+      actual = PacketDataCodec.decode(data);
+    } catch (RateLimitException e) {
+      assertReason(e);
+      actual = e.code();
+    }
+    assertEquals(expected, actual);
+
+    try {
+      Map<String, String> general = GeneralPath.readStringObject(data, Set.copyOf(KEYS));
+      assertEquals(reference, Optional.of(general), "the parser path alone");
+    } catch (RateLimitException e) {
+      assertReason(e);
+      assertEquals(ErrorCode.INVALID_PACKET_DATA, e.code());
+      assertTrue(reference.isEmpty(), () -> "the parser path alone refused: " + e.getMessage());
+    }
+
+    if (actual instanceof FungibleTokenPacketData decoded) {
+      byte[] encoded = PacketDataCodec.encode(decoded);
+      assertEquals(decoded, PacketDataCodec.decode(encoded), "decode(encode(data))");
+      assertArrayEquals(encoded, PacketDataCodec.encode(PacketDataCodec.decode(encoded)));
+    }
+  }
+
+  /** SPEC §5's field rules on the reference's entries: the data, or the code of the first fault. */
+  private static Object expectedData(Map<String, String> m) {
+    for (String required : KEYS.subList(0, 4)) {
+      if (!m.containsKey(required)) {
+        return ErrorCode.INVALID_PACKET_DATA;
+      }
+    }
+    String memo = m.getOrDefault("memo", "");
+    for (String key : KEYS.subList(0, 4)) {
+      if (Expected.goBlank(m.get(key)) || Expected.loneSurrogate(m.get(key))) {
+        return ErrorCode.INVALID_PACKET_DATA;
+      }
+    }
+    if (Expected.loneSurrogate(memo)) {
+      return ErrorCode.INVALID_PACKET_DATA;
+    }
+    if (!Expected.validAmount(m.get("amount"))) {
+      return ErrorCode.INVALID_AMOUNT;
+    }
+    return new FungibleTokenPacketData(
+        m.get("denom"), new BigInteger(m.get("amount")), m.get("sender"), m.get("receiver"), memo);
+  }
+
+  /**
+   * A rejection names its problem in a bounded text with no raw control character: it goes into
+   * events and logs, and the input that caused it may be megabytes of anything.
+   */
+  static void assertReason(RateLimitException e) {
+    String message = e.getMessage();
+    if (message == null || message.isBlank() || message.length() > 1000
+        || message.chars().anyMatch(c -> c < 0x20 || c == 0x7F)) {
+      fail("a rejection's reason must be 1-1000 characters without control characters, got "
+          + (message == null ? null : message.length() + ": " + message.substring(0, Math.min(300, message.length()))));
+    }
+  }
+}

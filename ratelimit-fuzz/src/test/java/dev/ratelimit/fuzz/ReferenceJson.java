@@ -1,0 +1,196 @@
+package dev.ratelimit.fuzz;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * An independent reading of the one JSON shape IBC carries here (SPEC §5): valid UTF-8 holding
+ * exactly one object whose keys are distinct, allowed and whose values are all strings, with only
+ * JSON white space around tokens. Written from RFC 8259 and the spec, sharing no code with {@code
+ * GoJson}, so the fuzzer can compare the two readings of every input.
+ */
+final class ReferenceJson {
+  private final int[] cps; // the input's code points
+  private int at;
+
+  private ReferenceJson(int[] cps) {
+    this.cps = cps;
+  }
+
+  /** The object's entries in document order, or empty when the input breaks any rule. */
+  static Optional<Map<String, String>> readFlatStringObject(byte[] utf8, Set<String> allowed) {
+    Optional<int[]> cps = decodeUtf8(utf8);
+    if (cps.isEmpty()) {
+      return Optional.empty();
+    }
+    ReferenceJson r = new ReferenceJson(cps.get());
+    try {
+      return Optional.of(r.object(allowed));
+    } catch (Malformed e) {
+      return Optional.empty();
+    }
+  }
+
+  private static final class Malformed extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Malformed() {
+      super(null, null, false, false);
+    }
+  }
+
+  private Map<String, String> object(Set<String> allowed) throws Malformed {
+    ws();
+    expect('{');
+    Map<String, String> entries = new LinkedHashMap<>();
+    ws();
+    if (peek() == '}') {
+      at++;
+    } else {
+      while (true) {
+        ws();
+        String key = string();
+        if (!allowed.contains(key) || entries.containsKey(key)) {
+          throw new Malformed();
+        }
+        ws();
+        expect(':');
+        ws();
+        entries.put(key, string());
+        ws();
+        int c = next();
+        if (c == '}') {
+          break;
+        }
+        if (c != ',') {
+          throw new Malformed();
+        }
+      }
+    }
+    ws();
+    if (at != cps.length) {
+      throw new Malformed();
+    }
+    return entries;
+  }
+
+  private String string() throws Malformed {
+    expect('"');
+    StringBuilder sb = new StringBuilder();
+    while (true) {
+      int c = next();
+      if (c == '"') {
+        return sb.toString();
+      }
+      if (c < 0x20) {
+        throw new Malformed();
+      }
+      if (c != '\\') {
+        sb.appendCodePoint(c);
+        continue;
+      }
+      int e = next();
+      switch (e) {
+        case '"', '\\', '/' -> sb.append((char) e);
+        case 'b' -> sb.append('\b');
+        case 'f' -> sb.append('\f');
+        case 'n' -> sb.append('\n');
+        case 'r' -> sb.append('\r');
+        case 't' -> sb.append('\t');
+        case 'u' -> {
+          int v = 0;
+          for (int i = 0; i < 4; i++) {
+            int h = hexDigit(next());
+            v = v * 16 + h;
+          }
+          sb.append((char) v); // UTF-16 units: an escaped pair joins, a lone half stays
+        }
+        default -> throw new Malformed();
+      }
+    }
+  }
+
+  /** An ASCII hex digit's value (Character.digit would also take other scripts' digits). */
+  private static int hexDigit(int c) throws Malformed {
+    if (c >= '0' && c <= '9') {
+      return c - '0';
+    }
+    if ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) {
+      return (c | 0x20) - 'a' + 10;
+    }
+    throw new Malformed();
+  }
+
+  private void ws() {
+    while (at < cps.length && (cps[at] == ' ' || cps[at] == '\t' || cps[at] == '\n' || cps[at] == '\r')) {
+      at++;
+    }
+  }
+
+  private int peek() {
+    return at < cps.length ? cps[at] : -1;
+  }
+
+  private int next() throws Malformed {
+    if (at >= cps.length) {
+      throw new Malformed();
+    }
+    return cps[at++];
+  }
+
+  private void expect(int c) throws Malformed {
+    if (next() != c) {
+      throw new Malformed();
+    }
+  }
+
+  /** Strict UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing above U+10FFFF. */
+  static Optional<int[]> decodeUtf8(byte[] b) {
+    int[] out = new int[b.length];
+    int n = 0;
+    int i = 0;
+    while (i < b.length) {
+      int b0 = b[i] & 0xFF;
+      int len;
+      int cp;
+      int min;
+      if (b0 < 0x80) {
+        out[n++] = b0;
+        i++;
+        continue;
+      } else if (b0 >= 0xC2 && b0 <= 0xDF) {
+        len = 2;
+        cp = b0 & 0x1F;
+        min = 0x80;
+      } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+        len = 3;
+        cp = b0 & 0x0F;
+        min = 0x800;
+      } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+        len = 4;
+        cp = b0 & 0x07;
+        min = 0x10000;
+      } else {
+        return Optional.empty();
+      }
+      if (i + len > b.length) {
+        return Optional.empty();
+      }
+      for (int k = 1; k < len; k++) {
+        int bk = b[i + k] & 0xFF;
+        if ((bk & 0xC0) != 0x80) {
+          return Optional.empty();
+        }
+        cp = (cp << 6) | (bk & 0x3F);
+      }
+      if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+        return Optional.empty();
+      }
+      out[n++] = cp;
+      i += len;
+    }
+    return Optional.of(java.util.Arrays.copyOf(out, n));
+  }
+}
