@@ -10,8 +10,6 @@ import dev.ratelimit.middleware.ibc.Acknowledgement;
 import dev.ratelimit.middleware.ibc.AcknowledgementCodec;
 import dev.ratelimit.middleware.ibc.AcknowledgementCodec.AckClass;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Map;
@@ -24,7 +22,7 @@ import java.util.Set;
  * the codec must never throw from {@code classify} or {@code decode}.
  */
 class AcknowledgementFuzzTest {
-  private static final byte[] UNIVERSAL_ERROR = sha256("UNIVERSAL_ERROR_ACKNOWLEDGEMENT");
+  private static final byte[] UNIVERSAL_ERROR = Expected.sha256("UNIVERSAL_ERROR_ACKNOWLEDGEMENT");
 
   @FuzzTest(maxDuration = "5m")
   void classify_agreesWithTheReference(byte[] ack) {
@@ -38,7 +36,7 @@ class AcknowledgementFuzzTest {
       Acknowledgement parsed = AcknowledgementCodec.parse(ack);
       assertEquals(decoded.get(), parsed);
     } catch (RateLimitException e) {
-      PacketDataFuzzTest.assertReason(e);
+      Expected.assertReason(e);
       assertEquals(ErrorCode.INVALID_ACKNOWLEDGEMENT, e.code());
       assertEquals(AckClass.MALFORMED, actual);
     }
@@ -102,13 +100,5 @@ class AcknowledgementFuzzTest {
     // Java's decoders check trailing bits no more than Go's non-strict one does
     Base64.Decoder decoder = url ? Base64.getUrlDecoder() : Base64.getDecoder();
     return Optional.of(decoder.decode(body));
-  }
-
-  private static byte[] sha256(String text) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.US_ASCII));
-    } catch (NoSuchAlgorithmException e) {
-      throw new AssertionError(e);
-    }
   }
 }

@@ -11,9 +11,6 @@ import dev.ratelimit.middleware.transfer.DenomResolver;
 import dev.ratelimit.middleware.transfer.DenomTrace;
 import dev.ratelimit.middleware.transfer.ReceivedDenom;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Locale;
@@ -45,7 +42,7 @@ class DenomFuzzTest {
       try {
         actualSend = DenomResolver.sendDenom(denom);
       } catch (RateLimitException e) {
-        PacketDataFuzzTest.assertReason(e);
+        Expected.assertReason(e);
         actualSend = e.code();
       }
       assertEquals(expectedSend, actualSend, "send");
@@ -64,7 +61,7 @@ class DenomFuzzTest {
         assertEquals(isSourceCase(denom, sourcePort, sourceChannel), received.source());
         actualRecv = received.localDenom();
       } catch (RateLimitException e) {
-        PacketDataFuzzTest.assertReason(e);
+        Expected.assertReason(e);
         actualRecv = e.code();
       }
       assertEquals(expectedRecv, actualRecv, "recv");
@@ -144,13 +141,9 @@ class DenomFuzzTest {
   }
 
   static String ibcHash(String path) {
-    try {
-      byte[] h = MessageDigest.getInstance("SHA-256").digest(path.getBytes(StandardCharsets.UTF_8));
-      return "ibc/" + HexFormat.of().formatHex(h).toUpperCase(Locale.ROOT);
-    } catch (NoSuchAlgorithmException e) {
-      throw new AssertionError(e);
-    }
+    return "ibc/" + HexFormat.of().formatHex(Expected.sha256(path)).toUpperCase(Locale.ROOT);
   }
+
 
   @FuzzTest(maxDuration = "5m")
   void traceParse_agreesWithTheReference(FuzzedDataProvider in) {

@@ -1,6 +1,12 @@
 package dev.ratelimit.fuzz;
 
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.ratelimit.core.RateLimitException;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 
 /** What the spec says an input must give, written apart from the code under test. */
 final class Expected {
@@ -30,5 +36,29 @@ final class Expected {
   /** SPEC §5: ASCII {@code ^(0|[1-9][0-9]*)$} and below 2^256. */
   static boolean validAmount(String s) {
     return s.matches("0|[1-9][0-9]*") && s.length() <= 78 && new BigInteger(s).compareTo(LIMIT) < 0;
+  }
+
+  /** SHA-256 by the JDK alone (the references share no code with the module's own hashing). */
+  static byte[] sha256(String text) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /**
+   * A rejection names its problem in a bounded text with no raw control character: it goes into
+   * events and logs, and the input that caused it may be megabytes of anything.
+   */
+  static void assertReason(RateLimitException e) {
+    String message = e.getMessage();
+    if (message == null || message.isBlank() || message.length() > 1000
+        || message.chars().anyMatch(c -> c < 0x20 || c == 0x7F)) {
+      fail("a rejection's reason must be 1-1000 characters without control characters, got "
+          + (message == null
+              ? null
+              : message.length() + ": " + message.substring(0, Math.min(300, message.length()))));
+    }
   }
 }

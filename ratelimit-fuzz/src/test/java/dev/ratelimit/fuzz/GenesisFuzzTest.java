@@ -26,7 +26,7 @@ class GenesisFuzzTest {
     try {
       decoded = GenesisCodec.fromJson(json);
     } catch (RateLimitException e) {
-      PacketDataFuzzTest.assertReason(e);
+      Expected.assertReason(e);
       assertEquals(ErrorCode.INVALID_GENESIS, e.code(), e::getMessage);
       return;
     }

@@ -107,9 +107,8 @@ public final class JsonSyntax {
           open.pop();
         } else {
           if (f.keys != null) {
-            key(f);
+            key(f); // ends at the member's value
           }
-          ws();
           continue; // the first member's value
         }
       } else {
@@ -129,7 +128,6 @@ public final class JsonSyntax {
           if (f.keys != null) {
             key(f);
           }
-          ws();
           break;
         }
         char close = f.keys != null ? '}' : ']';
