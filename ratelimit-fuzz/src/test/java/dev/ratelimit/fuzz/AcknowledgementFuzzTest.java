@@ -53,7 +53,7 @@ class AcknowledgementFuzzTest {
         });
   }
 
-  private static AckClass expectedClass(byte[] ack) {
+  static AckClass expectedClass(byte[] ack) {
     if (Arrays.equals(ack, UNIVERSAL_ERROR)) {
       return AckClass.ERROR;
     }

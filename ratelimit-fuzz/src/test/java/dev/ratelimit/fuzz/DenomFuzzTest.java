@@ -74,7 +74,7 @@ class DenomFuzzTest {
   }
 
   /** SPEC §3, like ibc-go's ParseDenomFromSendPacket: an {@code ibc/} denom is taken as is. */
-  private static Object expectedSend(String denom) {
+  static Object expectedSend(String denom) {
     if (Expected.goBlank(denom)) {
       return ErrorCode.INVALID_PACKET_DATA;
     }
@@ -88,7 +88,7 @@ class DenomFuzzTest {
     return base.equals(denom) ? denom : ibcHash(denom);
   }
 
-  private static Object expectedRecv(String denom, String sourcePort, String sourceChannel, String destinationPort, String destinationChannel) {
+  static Object expectedRecv(String denom, String sourcePort, String sourceChannel, String destinationPort, String destinationChannel) {
     if (base(denom) == null) {
       return ErrorCode.INVALID_PACKET_DATA;
     }
@@ -106,7 +106,7 @@ class DenomFuzzTest {
     return ibcHash(destinationPort + "/" + destinationChannel + "/" + denom);
   }
 
-  private static boolean isSourceCase(String denom, String sourcePort, String sourceChannel) {
+  static boolean isSourceCase(String denom, String sourcePort, String sourceChannel) {
     return denom.startsWith(sourcePort + "/" + sourceChannel + "/");
   }
 

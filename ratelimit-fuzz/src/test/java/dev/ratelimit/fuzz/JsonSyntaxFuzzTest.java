@@ -38,7 +38,7 @@ class JsonSyntaxFuzzTest {
     }
   }
 
-  /** Whether Jackson reads one value and nothing after it; null where its limits decide. */
+  /** Whether Jackson reads one value and nothing after it; null where its own limits decide. */
   private static Boolean jacksonAccepts(byte[] utf8, String text) {
     // Jackson guesses UTF-16 or UTF-32 from zero bytes and skips a byte-order mark; both make the
     // text invalid JSON (a raw U+0000 is allowed nowhere, U+FEFF is no white space)
@@ -54,7 +54,10 @@ class JsonSyntaxFuzzTest {
     } catch (StreamConstraintsException e) {
       return e.getMessage().contains("nesting depth") ? false : null; // a number over 1000 digits
     } catch (IOException e) {
-      return false;
+      // Jackson refuses an escaped lone surrogate in a name (not in a value); JSON's grammar, and
+      // Go, take it: which one a reader then refuses is the caller's rule, not the syntax
+      String m = e.getMessage();
+      return m.contains("surrogate") && m.contains(" in field name") ? null : false;
     }
   }
 }

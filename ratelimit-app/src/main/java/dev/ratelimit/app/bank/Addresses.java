@@ -2,6 +2,7 @@ package dev.ratelimit.app.bank;
 
 import dev.ratelimit.app.tx.TxException;
 import dev.ratelimit.core.model.Sha256;
+import dev.ratelimit.core.model.Texts;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
@@ -75,15 +76,15 @@ public final class Addresses {
     try {
       decoded = Bech32.decode(address);
     } catch (IllegalArgumentException e) {
-      throw TxException.invalidAddress("invalid address \"" + address + "\": " + e.getMessage());
+      throw TxException.invalidAddress("invalid address " + Texts.quote(address) + ": " + e.getMessage());
     }
     if (!decoded.hrp().equals(prefix)) {
       throw TxException.invalidAddress(
-          "address \"" + address + "\" has prefix " + decoded.hrp() + ", expected " + prefix);
+          "address " + Texts.quote(address) + " has prefix " + decoded.hrp() + ", expected " + prefix);
     }
     if (decoded.data().length != ADDRESS_BYTES) {
       throw TxException.invalidAddress(
-          "address \"" + address + "\" holds " + decoded.data().length + " bytes, expected 20");
+          "address " + Texts.quote(address) + " holds " + decoded.data().length + " bytes, expected 20");
     }
   }
 

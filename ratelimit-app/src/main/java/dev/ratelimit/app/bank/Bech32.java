@@ -1,5 +1,6 @@
 package dev.ratelimit.app.bank;
 
+import dev.ratelimit.core.model.Texts;
 import java.io.ByteArrayOutputStream;
 import java.util.Locale;
 import java.util.Objects;
@@ -58,7 +59,7 @@ final class Bech32 {
       int v = CHARSET.indexOf(text.charAt(sep + 1 + i));
       if (v < 0) {
         throw new IllegalArgumentException(
-            "invalid bech32 character '" + text.charAt(sep + 1 + i) + "'");
+            "invalid bech32 character " + Texts.quote(String.valueOf(text.charAt(sep + 1 + i))));
       }
       values[i] = (byte) v;
     }

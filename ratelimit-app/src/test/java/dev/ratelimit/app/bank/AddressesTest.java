@@ -39,4 +39,20 @@ class AddressesTest {
     assertEquals(7, e.code());
     assertTrue(Addresses.isValid("osmo", Addresses.module("osmo", "gov")));
   }
+
+  /**
+   * A refused address is shown quoted, escaped and cut: a counterparty chooses a received
+   * packet's receiver, and the message goes into a durable event.
+   */
+  @Test
+  void validate_showsTheAddressEscapedAndCut() {
+    TxException bad = assertThrows(TxException.class,
+        () -> Addresses.validate("osmo", "osmo1\nforged: line"));
+    assertEquals("invalid address \"osmo1\\u000aforged: line\": invalid bech32 character "
+        + "\"\\u000a\"", bad.getMessage());
+    String huge = "osmo1" + "q".repeat(1_000_000);
+    TxException tooLong = assertThrows(TxException.class, () -> Addresses.validate("osmo", huge));
+    assertEquals("invalid address \"" + huge.substring(0, 80) + "\"... (1000005 chars): "
+        + "bech32 length must be in [8, 90], got 1000005", tooLong.getMessage());
+  }
 }

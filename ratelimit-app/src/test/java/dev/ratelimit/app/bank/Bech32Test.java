@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -42,9 +43,9 @@ class Bech32Test {
             + " | bech32 length must be in [8, 90], got 91",
         "pzry9x0s0muk | bech32 separator '1' missing or misplaced",
         "1pzry9x0s0muk | bech32 separator '1' missing or misplaced", // empty HRP
-        "x1b4n0q5v | invalid bech32 character 'b'",
+        "x1b4n0q5v | invalid bech32 character \"b\"",
         "li1dgmt3 | bech32 separator '1' missing or misplaced", // checksum too short
-        "de1lg7wt\u00ff | invalid bech32 character '\u00ff'",
+        "de1lg7wt\u00ff | invalid bech32 character \"\u00ff\"",
         "A1G7SGD8 | bech32 address must be lower case", // we read lower case only, as the SDK prints
         "10a06t8 | bech32 length must be in [8, 90], got 7",
         "1qzzfhee | bech32 separator '1' missing or misplaced",
@@ -54,4 +55,13 @@ class Bech32Test {
     assertEquals(message,
         assertThrows(IllegalArgumentException.class, () -> Bech32.decode(text)).getMessage());
   }
+  /** A character is shown quoted and escaped: the message goes into a durable event. */
+  @Test
+  void invalidCharacter_isEscapedInTheMessage() {
+    assertEquals("invalid bech32 character \"\\u000a\"",
+        assertThrows(IllegalArgumentException.class, () -> Bech32.decode("de1lg7\nwt")).getMessage());
+    assertEquals("invalid bech32 character \"\\udc00\"",
+        assertThrows(IllegalArgumentException.class, () -> Bech32.decode("de1lg7\udc00wt")).getMessage());
+  }
+
 }

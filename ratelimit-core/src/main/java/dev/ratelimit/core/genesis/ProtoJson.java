@@ -4,9 +4,11 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
+import com.google.gson.JsonPrimitive;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import dev.ratelimit.core.model.JsonSyntax;
+import dev.ratelimit.core.model.Texts;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -33,6 +35,8 @@ public final class ProtoJson {
   /** RFC 8259's number grammar: what Go's protojson accepts inside an integer's string. */
   private static final Pattern JSON_NUMBER =
       Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
+
+  private static final int MAX_SHOWN = 64;
 
   private ProtoJson() {}
 
@@ -94,13 +98,13 @@ public final class ProtoJson {
     switch (field.getJavaType()) {
       case STRING -> {
         if (!(v.isJsonPrimitive() && v.getAsJsonPrimitive().isString())) {
-          return Optional.of(at + ": expected a JSON string, got " + v);
+          return Optional.of(at + ": expected a JSON string, got " + shown(v));
         }
       }
       case INT, LONG -> {
         if (v.isJsonPrimitive() && v.getAsJsonPrimitive().isString()
             && !JSON_NUMBER.matcher(v.getAsString()).matches()) {
-          return Optional.of(at + ": not an integer: " + v);
+          return Optional.of(at + ": not an integer: " + shown(v));
         }
       }
       case MESSAGE -> {
@@ -112,6 +116,28 @@ public final class ProtoJson {
       default -> { }
     }
     return Optional.empty();
+  }
+
+  /**
+   * A value as an error shows it: a string quoted, escaped and cut (a genesis file may hold a
+   * megabyte value, or control characters that would forge log lines), a number or a boolean as
+   * written but cut, an object or an array by its kind.
+   */
+  private static String shown(JsonElement v) {
+    if (v.isJsonObject()) {
+      return "an object";
+    }
+    if (v.isJsonArray()) {
+      return "an array";
+    }
+    JsonPrimitive p = v.getAsJsonPrimitive();
+    if (p.isString()) {
+      return Texts.quote(p.getAsString(), MAX_SHOWN);
+    }
+    String text = p.getAsString(); // JSON's grammar: nothing to escape in a number or a boolean
+    return text.length() <= MAX_SHOWN
+        ? text
+        : text.substring(0, MAX_SHOWN) + "... (" + text.length() + " chars)";
   }
 
   /**

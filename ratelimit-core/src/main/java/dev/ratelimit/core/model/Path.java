@@ -10,6 +10,9 @@ import java.util.Objects;
  * @param channelOrClientId a valid channel id ({@code channel-N}) or client id
  */
 public record Path(String denom, String channelOrClientId) {
+  /** Longer denoms are cut where a path is shown; an {@code ibc/} denom has 68 characters. */
+  private static final int MAX_SHOWN_DENOM = 128;
+
   public Path {
     Objects.requireNonNull(denom, "denom");
     if (denom.isEmpty()) {
@@ -19,8 +22,14 @@ public record Path(String denom, String channelOrClientId) {
     Identifiers.requireChannelOrClientId(channelOrClientId, "channel_or_client_id");
   }
 
+  /**
+   * {@code channel/denom}, as errors and logs show a path. A denom with a control character or
+   * longer than 128 characters is quoted, escaped and cut: governance and genesis files choose
+   * denoms, and a message must not carry a forged log line or a megabyte.
+   */
   @Override
   public String toString() {
-    return channelOrClientId + "/" + denom;
+    boolean plain = denom.length() <= MAX_SHOWN_DENOM && denom.chars().noneMatch(Texts::isControl);
+    return channelOrClientId + "/" + (plain ? denom : Texts.quote(denom, MAX_SHOWN_DENOM));
   }
 }

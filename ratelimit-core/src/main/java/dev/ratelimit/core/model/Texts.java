@@ -44,33 +44,45 @@ public final class Texts {
   }
 
   /**
-   * {@code "value"} with control characters, quotes and backslashes escaped, cut after {@code
-   * maxShown} characters (with the length said), or {@code null}.
+   * {@code "value"} with control characters, unpaired surrogates, quotes and backslashes escaped,
+   * cut to at most {@code maxShown} characters between the quotes (escapes count, so a value of
+   * control characters cannot make the text six times longer; a surrogate pair is never split),
+   * with the value's length said when cut; or {@code null}.
    */
   public static String quote(String value, int maxShown) {
     if (value == null) {
       return "null";
     }
     StringBuilder sb = new StringBuilder("\"");
-    int shown = Math.min(value.length(), maxShown);
-    for (int i = 0; i < shown; i++) {
+    int i = 0;
+    while (i < value.length()) {
       char c = value.charAt(i);
-      if (isControl(c)) {
-        sb.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+      boolean pair = Character.isHighSurrogate(c) && i + 1 < value.length()
+          && Character.isLowSurrogate(value.charAt(i + 1));
+      String piece;
+      if (pair) {
+        piece = value.substring(i, i + 2);
+      } else if (isControl(c) || Character.isSurrogate(c)) {
+        piece = String.format(java.util.Locale.ROOT, "\\u%04x", (int) c);
       } else if (c == '"' || c == '\\') {
-        sb.append('\\').append(c);
+        piece = "\\" + c;
       } else {
-        sb.append(c);
+        piece = String.valueOf(c);
       }
+      if (sb.length() - 1 + piece.length() > maxShown) {
+        break;
+      }
+      sb.append(piece);
+      i += pair ? 2 : 1;
     }
     sb.append('"');
-    if (value.length() > shown) {
+    if (i < value.length()) {
       sb.append("... (").append(value.length()).append(" chars)");
     }
     return sb.toString();
   }
 
-  /** An ASCII control character (below U+0020, or DEL): what {@link #quote} escapes. */
+  /** An ASCII control character (below U+0020, or DEL): {@link #quote} escapes it. */
   public static boolean isControl(int c) {
     return c < 0x20 || c == 0x7f;
   }

@@ -32,6 +32,18 @@ class RecordsTest {
     assertEquals("channel-1/uatom", new Path("uatom", "channel-1").toString());
   }
 
+  /** Found by GovFuzzTest: "no rate limit on ..." carried a governance denom's NUL raw. */
+  @Test
+  void path_showsAnOddDenomQuotedEscapedAndCut() {
+    assertEquals("channel-1/\"Remove\\u0004\\u0000Rate\"",
+        new Path("Remove\u0004\u0000Rate", "channel-1").toString());
+    String ibc = "ibc/" + "A".repeat(64);
+    assertEquals("channel-1/" + ibc, new Path(ibc, "channel-1").toString());
+    assertEquals("channel-1/" + "d".repeat(128), new Path("d".repeat(128), "channel-1").toString());
+    assertEquals("channel-1/\"" + "d".repeat(128) + "\"... (129 chars)",
+        new Path("d".repeat(129), "channel-1").toString());
+  }
+
   @Test
   void pendingPacket_sequenceIsUnsignedAndNotZero() {
     assertThrows(IllegalArgumentException.class, () -> new PendingPacket("channel-1", "u", 0));

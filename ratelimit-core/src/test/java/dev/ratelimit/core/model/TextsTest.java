@@ -74,6 +74,23 @@ class TextsTest {
     assertEquals("\"abc\"", Texts.quote("abc", 3));
   }
 
+  /**
+   * The cut counts what is shown, escapes included (found by GenesisFuzzTest: 200 DELs quoted
+   * became 1,200 characters); an unpaired surrogate is escaped and a pair never split, so the
+   * text is always well-formed Unicode.
+   */
+  @Test
+  void quote_boundsTheShownText_andKeepsItWellFormed() {
+    assertEquals("\"\\u007f\\u007f\"... (200 chars)", Texts.quote("\u007f".repeat(200), 13));
+    assertEquals("\"" + "\\u000a".repeat(13) + "\"... (1000 chars)", Texts.quote("\n".repeat(1000)));
+    assertEquals("\"\\\"\\\"\"... (5 chars)", Texts.quote("\"\"\"\"\"", 5));
+    assertEquals("\"a\\ud83d\"", Texts.quote("a\ud83d"));
+    assertEquals("\"\\ude00b\"", Texts.quote("\ude00b"));
+    assertEquals("\"\ud83d\ude00\"", Texts.quote("\ud83d\ude00"));
+    assertEquals("\"a\"... (3 chars)", Texts.quote("a\ud83d\ude00", 2));
+    assertEquals("\"a\ud83d\ude00\"", Texts.quote("a\ud83d\ude00", 3));
+  }
+
   @ParameterizedTest
   @CsvSource({"0, true", "1F, true", "20, false", "7E, false", "7F, true", "80, false", "85, false"})
   void isControl_asciiControlsAndDelOnly(String hex, boolean control) {

@@ -1,0 +1,529 @@
+package dev.ratelimit.fuzz;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.ratelimit.core.ErrorCode;
+import dev.ratelimit.core.RateLimitException;
+import dev.ratelimit.core.genesis.Genesis;
+import dev.ratelimit.core.host.BlockContext;
+import dev.ratelimit.core.host.Event;
+import dev.ratelimit.core.keeper.RateLimitEvents;
+import dev.ratelimit.core.model.Flow;
+import dev.ratelimit.core.model.HourEpoch;
+import dev.ratelimit.core.model.Path;
+import dev.ratelimit.core.model.PendingPacket;
+import dev.ratelimit.core.model.Quota;
+import dev.ratelimit.core.model.RateLimit;
+import dev.ratelimit.core.model.WhitelistedAddressPair;
+import dev.ratelimit.core.store.MemoryKvStore;
+import dev.ratelimit.core.testing.TestChain;
+import dev.ratelimit.middleware.RateLimitMiddleware;
+import dev.ratelimit.middleware.ibc.AcceptingHandshakes;
+import dev.ratelimit.middleware.ibc.Acknowledgement;
+import dev.ratelimit.middleware.ibc.AcknowledgementCodec.AckClass;
+import dev.ratelimit.middleware.ibc.Height;
+import dev.ratelimit.middleware.ibc.Ics4Wrapper;
+import dev.ratelimit.middleware.ibc.Packet;
+import dev.ratelimit.middleware.transfer.FungibleTokenPacketData;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * One packet step through the real middleware, against SPEC §2-§6 on a model written here: the
+ * step's outcome (a send's code or sequence, a receive's acknowledgement), its events, and every
+ * flow and pending marker after it (the store byte for byte when nothing may change). The chain
+ * starts with limits where the arithmetic is easy to get wrong: flows near 2^63 and near 2^256, a
+ * percentage that does not divide, 0 %, a channel value of 0, a blacklisted denom with a limit,
+ * a client id; and with pending markers for the acknowledgements to find. The fuzzer chooses the
+ * step, its ids, sequence, data and acknowledgement, mostly well formed so that the accounting is
+ * reached, with amounts at and around each limit's remaining capacity.
+ */
+class MiddlewareFuzzTest {
+  private static final Instant BLOCK_TIME = Instant.parse("2024-01-05T04:30:00Z");
+  private static final String ATOM = DenomFuzzTest.ibcHash("transfer/channel-0/uatom");
+  private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
+  private static final BigInteger MAX = Expected.LIMIT.subtract(BigInteger.ONE);
+  private static final BigInteger HUNDRED = BigInteger.valueOf(100);
+  private static final Set<String> BLACKLIST = Set.of("ubad", "unolimit");
+  private static final WhitelistedAddressPair WHITELISTED =
+      new WhitelistedAddressPair("alice", "bob");
+
+  private static final List<RateLimit> LIMITS = List.of(
+      limit("ustrd", "channel-0", 10, 10, 1, big(30), big(50), big(1000)),
+      limit(ATOM, "channel-0", 33, 33, 24, big(0), big(7), big(999_999_999_999_999_999L)),
+      limit("ulong", "channel-0", 100, 100, 1,
+          LONG_MAX.subtract(big(5)), LONG_MAX.subtract(big(7)), LONG_MAX),
+      limit("ubig", "channel-0", 100, 100, 1,
+          BigInteger.ONE.shiftLeft(255), MAX.subtract(big(9)), MAX),
+      limit("uzero", "channel-0", 0, 1, 1, big(0), big(0), big(500)),
+      limit("uosmo", "channel-0", 1, 1, 1, big(5), big(5), big(0)),
+      limit("ubad", "channel-0", 10, 10, 1, big(0), big(0), big(1000)),
+      limit("ustrd", "channel-1", 1, 100, 1, big(0), big(0), big(1000)),
+      limit("ustrd", "07-tendermint-0", 50, 50, 1, big(0), big(0), big(1000)));
+  private static final List<PendingPacket> SEND_MARKERS = List.of(
+      new PendingPacket("channel-0", "ustrd", 5),
+      new PendingPacket("channel-0", "ustrd", 6),
+      new PendingPacket("channel-0", ATOM, 5),
+      new PendingPacket("channel-0", "ulong", 5),
+      new PendingPacket("channel-0", "ubig", 5),
+      new PendingPacket("channel-1", "ustrd", 5));
+  private static final List<PendingPacket> RECV_MARKERS = List.of(
+      new PendingPacket("channel-0", "ustrd", 7),
+      new PendingPacket("channel-0", ATOM, 7),
+      new PendingPacket("channel-0", "ubig", 7),
+      new PendingPacket("07-tendermint-0", "ustrd", 7));
+  private static final Genesis GENESIS = new Genesis(
+      LIMITS, List.of(WHITELISTED), List.copyOf(new TreeSet<>(BLACKLIST)), SEND_MARKERS,
+      RECV_MARKERS, Optional.of(new HourEpoch(100, Instant.parse("2024-01-05T04:00:00Z"), 1)));
+
+  private static final String[] IDS = {
+    "channel-0", "channel-1", "07-tendermint-0", "channel-2", "channel-9", "channel-00"};
+  private static final String[] DENOMS = {
+    "ustrd", "ulong", "ubig", "uzero", "uosmo", "ubad", "unolimit", "uatom", ATOM,
+    "transfer/channel-0/uatom", "transfer/channel-9/ustrd", "transfer/channel-9/ulong",
+    "transfer/channel-9/ubig", "transfer/channel-9/ubad", "transfer/channel-9/uzero",
+    "transfer/channel-9/transfer/channel-0/uatom", "transfer/channel-9/",
+    "transfer/channel-0/ustrd"};
+  private static final long[] SEQUENCES = {5, 6, 7, 8, 0};
+
+  private enum Step { SEND, RECV, ACK, TIMEOUT, WRITE_ACK }
+
+  private enum AppAck { SUCCESS, ERROR, ASYNC }
+
+  @FuzzTest(maxDuration = "5m")
+  void oneStep_agreesWithTheModel(FuzzedDataProvider in) {
+    Step step = in.pickValue(Step.values());
+    long sequence =
+        in.consumeBoolean() ? SEQUENCES[in.consumeInt(0, SEQUENCES.length - 1)] : in.consumeLong();
+    String port = in.consumeInt(0, 7) > 0 ? "transfer" : in.consumeString(12);
+    String channel = id(in);
+    String counterpartyPort = in.consumeInt(0, 7) > 0 ? "transfer" : in.consumeString(12);
+    String counterpartyChannel = id(in);
+    AppAck appAck = in.pickValue(AppAck.values());
+    byte[] ack = switch (in.consumeInt(0, 4)) {
+      case 0 -> "{\"result\":\"AQ==\"}".getBytes(StandardCharsets.UTF_8);
+      case 1 -> "{\"error\":\"refused\"}".getBytes(StandardCharsets.UTF_8);
+      case 2 -> Expected.sha256("UNIVERSAL_ERROR_ACKNOWLEDGEMENT");
+      default -> in.consumeBytes(64);
+    };
+    byte[] data = in.consumeInt(0, 7) == 0 ? in.consumeRemainingAsBytes() : packetData(in);
+
+    Model model = new Model();
+    try (TestChain chain = new TestChain(new MemoryKvStore(), 2, BLOCK_TIME)) {
+      chain.initGenesis(GENESIS);
+      chain.events().clear();
+      String before = chain.digest();
+      App app = new App(appAck);
+      Channel downstream = new Channel(sequence);
+      RateLimitMiddleware middleware = new RateLimitMiddleware(chain.keeper(), downstream, app);
+      BlockContext ctx = chain.ctx();
+      switch (step) {
+        case SEND -> {
+          Optional<ErrorCode> refused = model.send(channel, data, sequence);
+          if (refused.isPresent()) {
+            RateLimitException e = assertThrows(RateLimitException.class,
+                () -> middleware.sendPacket(ctx, port, channel, Height.ZERO, 1L, data));
+            assertEquals(refused.get(), e.code(), e::getMessage);
+            Expected.assertReason(e);
+          } else {
+            assertEquals(
+                sequence, middleware.sendPacket(ctx, port, channel, Height.ZERO, 1L, data));
+          }
+        }
+        case RECV -> {
+          Packet p = packet(sequence, counterpartyPort, counterpartyChannel, port, channel, data);
+          Optional<Acknowledgement> expected = model.recv(p, appAck);
+          assertEquals(expected, middleware.onRecvPacket(ctx, p, "relayer"));
+          assertEquals(model.appCalls, app.calls, "the app was called iff the packet passed");
+        }
+        case ACK, TIMEOUT -> {
+          Packet p = packet(sequence, port, channel, counterpartyPort, counterpartyChannel, data);
+          if (step == Step.ACK) {
+            model.ack(p, AcknowledgementFuzzTest.expectedClass(ack));
+            middleware.onAcknowledgementPacket(ctx, p, ack, "relayer");
+          } else {
+            model.settleSend(p, true);
+            middleware.onTimeoutPacket(ctx, p, "relayer");
+          }
+          assertEquals(1, app.calls, "the app is always called");
+        }
+        case WRITE_ACK -> {
+          Packet p = packet(sequence, counterpartyPort, counterpartyChannel, port, channel, data);
+          boolean success = appAck == AppAck.SUCCESS;
+          model.settleRecv(p, success);
+          middleware.writeAcknowledgement(
+              ctx, p, success ? Acknowledgement.SUCCESS : Acknowledgement.error("failed"));
+          assertEquals(1, downstream.acks, "the ack always goes down to IBC core");
+        }
+      }
+      assertEquals(model.events,
+          chain.events().events().stream().map(MiddlewareFuzzTest::shown).toList(), "events");
+      Genesis after = chain.keeper().exportGenesis(chain.ctx());
+      assertEquals(model.flows(), after.rateLimits().stream().collect(
+          Collectors.toMap(RateLimit::path, RateLimit::flow)), "flows");
+      assertEquals(model.sends, new HashSet<>(after.pendingSendPackets()), "pending send markers");
+      assertEquals(model.recvs, new HashSet<>(after.pendingRecvPackets()), "pending recv markers");
+      if (model.unchanged()) {
+        assertEquals(before, chain.digest(), "nothing may be written");
+      }
+    }
+  }
+
+  /** The model of SPEC §2-§5 on {@link #GENESIS}. */
+  private static final class Model {
+    final Map<Path, BigInteger[]> flows = new HashMap<>(); // {inflow, outflow, channel value}
+    final Set<PendingPacket> sends = new HashSet<>(SEND_MARKERS);
+    final Set<PendingPacket> recvs = new HashSet<>(RECV_MARKERS);
+    final List<String> events = new ArrayList<>();
+    int appCalls;
+
+    Model() {
+      for (RateLimit l : LIMITS) {
+        Flow f = l.flow();
+        flows.put(l.path(), new BigInteger[] {f.inflow(), f.outflow(), f.channelValue()});
+      }
+    }
+
+    Optional<ErrorCode> send(String channel, byte[] data, long sequence) {
+      Object resolved = resolve(data, channel, ftpd -> DenomFuzzTest.expectedSend(ftpd.denom()));
+      if (resolved instanceof ErrorCode c) {
+        return Optional.of(c);
+      }
+      Counted counted = (Counted) resolved;
+      Optional<ErrorCode> refused = check(true, counted);
+      if (refused.isPresent()) {
+        return refused;
+      }
+      if (sequence == 0) {
+        return Optional.of(invalid(ErrorCode.INVALID_PACKET_DATA));
+      }
+      if (count(true, counted)) {
+        sends.add(new PendingPacket(channel, counted.denom, sequence));
+      }
+      return Optional.empty();
+    }
+
+    Optional<Acknowledgement> recv(Packet p, AppAck appAck) {
+      Object resolved = resolve(p.data(), p.destinationChannel(), ftpd -> recvDenom(p, ftpd));
+      if (resolved instanceof Counted && p.sequence() == 0) {
+        resolved = invalid(ErrorCode.INVALID_PACKET_DATA);
+      }
+      if (resolved instanceof ErrorCode c) {
+        return Optional.of(Acknowledgement.rateLimitError(c.code()));
+      }
+      Counted counted = (Counted) resolved;
+      Optional<ErrorCode> refused = check(false, counted);
+      if (refused.isPresent()) {
+        return Optional.of(Acknowledgement.rateLimitError(refused.get().code()));
+      }
+      appCalls++;
+      switch (appAck) {
+        case SUCCESS -> {
+          count(false, counted);
+          return Optional.of(Acknowledgement.SUCCESS);
+        }
+        case ERROR -> {
+          return Optional.of(App.ERROR); // rolled back: the inflow, the app's writes
+        }
+        default -> {
+          if (count(false, counted)) {
+            recvs.add(new PendingPacket(p.destinationChannel(), counted.denom, p.sequence()));
+          }
+          return Optional.empty();
+        }
+      }
+    }
+
+    void ack(Packet p, AckClass ackClass) {
+      switch (ackClass) {
+        case SUCCESS -> settleSend(p, false);
+        case ERROR -> settleSend(p, true);
+        case MALFORMED -> invalid(ErrorCode.INVALID_ACKNOWLEDGEMENT);
+      }
+    }
+
+    /** An ack, error ack or timeout: a marker of this window gives the outflow back on failure. */
+    void settleSend(Packet p, boolean failed) {
+      Object resolved =
+          resolve(p.data(), p.sourceChannel(), ftpd -> DenomFuzzTest.expectedSend(ftpd.denom()));
+      if (resolved instanceof Counted c && p.sequence() == 0) {
+        resolved = invalid(ErrorCode.INVALID_PACKET_DATA);
+      }
+      if (resolved instanceof Counted c
+          && sends.remove(new PendingPacket(p.sourceChannel(), c.denom, p.sequence())) && failed) {
+        BigInteger[] f = flows.get(c.path());
+        f[1] = f[1].subtract(c.amount).max(BigInteger.ZERO);
+      }
+    }
+
+    /** An async ack of a received packet: a marker gives the inflow back on failure. */
+    void settleRecv(Packet p, boolean success) {
+      Object resolved = resolve(p.data(), p.destinationChannel(), ftpd -> recvDenom(p, ftpd));
+      if (resolved instanceof Counted c && p.sequence() == 0) {
+        resolved = invalid(ErrorCode.INVALID_PACKET_DATA);
+      }
+      if (resolved instanceof Counted c
+          && recvs.remove(new PendingPacket(p.destinationChannel(), c.denom, p.sequence()))
+          && !success) {
+        BigInteger[] f = flows.get(c.path());
+        f[0] = f[0].subtract(c.amount).max(BigInteger.ZERO);
+      }
+    }
+
+    /** SPEC §3 and §5: what the packet counts against, or the code (and event) of its fault. */
+    private Object resolve(
+        byte[] data, String channel, Function<FungibleTokenPacketData, Object> denomOf) {
+      Object decoded = PacketDataFuzzTest.expectedDecode(data);
+      if (decoded instanceof ErrorCode c) {
+        return invalid(c);
+      }
+      if (!DenomFuzzTest.isHop(channel)) {
+        return invalid(ErrorCode.INVALID_CHANNEL_OR_CLIENT_ID);
+      }
+      FungibleTokenPacketData ftpd = (FungibleTokenPacketData) decoded;
+      Object denom = denomOf.apply(ftpd);
+      if (denom instanceof ErrorCode c) {
+        return invalid(c);
+      }
+      return new Counted(channel, (String) denom, ftpd.amount(), ftpd.sender(), ftpd.receiver());
+    }
+
+    private static Object recvDenom(Packet p, FungibleTokenPacketData ftpd) {
+      if (p.destinationPort().contains("/")
+          && !DenomFuzzTest.isSourceCase(ftpd.denom(), p.sourcePort(), p.sourceChannel())
+          && DenomFuzzTest.base(ftpd.denom()) != null) {
+        return ErrorCode.INVALID_PACKET_DATA; // no real port holds '/' (ICS-24)
+      }
+      return DenomFuzzTest.expectedRecv(ftpd.denom(),
+          p.sourcePort(), p.sourceChannel(), p.destinationPort(), p.destinationChannel());
+    }
+
+    /** SPEC §2's order of checks: the code of a refusal (and its event), or empty. */
+    private Optional<ErrorCode> check(boolean send, Counted c) {
+      if (BLACKLIST.contains(c.denom)) {
+        events.add(RateLimitEvents.TRANSFER_DENIED + " "
+            + RateLimitEvents.REASON_BLACKLISTED_DENOM);
+        return Optional.of(ErrorCode.DENOM_BLACKLISTED);
+      }
+      BigInteger[] f = flows.get(c.path());
+      if (f == null || WHITELISTED.equals(new WhitelistedAddressPair(c.sender, c.receiver))) {
+        return Optional.empty();
+      }
+      Quota quota = quota(c.path());
+      int pct = send ? quota.maxPercentSend() : quota.maxPercentRecv();
+      BigInteger net = send ? f[1].subtract(f[0]) : f[0].subtract(f[1]);
+      BigInteger threshold = f[2].multiply(BigInteger.valueOf(pct)).divide(HUNDRED);
+      if (f[2].signum() != 0 && net.add(c.amount).compareTo(threshold) > 0) {
+        events.add(RateLimitEvents.TRANSFER_DENIED + " "
+            + RateLimitEvents.REASON_RATE_LIMIT_EXCEEDED);
+        return Optional.of(ErrorCode.QUOTA_EXCEEDED);
+      }
+      if (f[send ? 1 : 0].add(c.amount).compareTo(MAX) > 0) {
+        return Optional.of(ErrorCode.FLOW_OVERFLOW);
+      }
+      return Optional.empty();
+    }
+
+    /** Adds a checked packet to its flow; whether it was counted (a limit, no whitelisting). */
+    private boolean count(boolean send, Counted c) {
+      BigInteger[] f = flows.get(c.path());
+      if (f == null || WHITELISTED.equals(new WhitelistedAddressPair(c.sender, c.receiver))) {
+        return false;
+      }
+      f[send ? 1 : 0] = f[send ? 1 : 0].add(c.amount);
+      return true;
+    }
+
+    private ErrorCode invalid(ErrorCode code) {
+      events.add(RateLimitEvents.INVALID_PACKET + " " + code.code());
+      return code;
+    }
+
+    Map<Path, Flow> flows() {
+      Map<Path, Flow> m = new HashMap<>();
+      flows.forEach((path, f) -> m.put(path, new Flow(f[0], f[1], f[2])));
+      return m;
+    }
+
+    boolean unchanged() {
+      return flows().equals(new Model().flows()) && sends.equals(Set.copyOf(SEND_MARKERS))
+          && recvs.equals(Set.copyOf(RECV_MARKERS));
+    }
+  }
+
+  /** A packet as the keeper counts it. */
+  private record Counted(
+      String channel, String denom, BigInteger amount, String sender, String receiver) {
+    Path path() {
+      return new Path(denom, channel);
+    }
+  }
+
+  private static Quota quota(Path path) {
+    return LIMITS.stream().filter(l -> l.path().equals(path)).findFirst().orElseThrow().quota();
+  }
+
+  private static String shown(Event e) {
+    String detail = e.type().equals(RateLimitEvents.INVALID_PACKET) ? "code" : "reason";
+    return e.type() + " " + e.attribute(detail).orElse("-");
+  }
+
+  // ---------------------------------------------------------------- inputs
+
+  private static String id(FuzzedDataProvider in) {
+    return in.consumeInt(0, 7) > 0 ? IDS[in.consumeInt(0, IDS.length - 1)] : in.consumeString(24);
+  }
+
+  /** ICS-20 packet data: fields from the fuzzer, mostly names the limits know. */
+  private static byte[] packetData(FuzzedDataProvider in) {
+    String denom = in.consumeInt(0, 7) > 0
+        ? DENOMS[in.consumeInt(0, DENOMS.length - 1)]
+        : in.consumeString(48);
+    String amount = amount(in);
+    String sender = in.consumeInt(0, 3) > 0
+        ? (in.consumeBoolean() ? "alice" : "carol")
+        : in.consumeString(12);
+    String receiver = in.consumeInt(0, 3) > 0
+        ? (in.consumeBoolean() ? "bob" : "dave")
+        : in.consumeString(12);
+    StringBuilder json = new StringBuilder("{");
+    field(json, "denom", denom).append(',');
+    field(json, "amount", amount).append(',');
+    field(json, "sender", sender).append(',');
+    field(json, "receiver", receiver);
+    if (in.consumeBoolean()) {
+      field(json.append(','), "memo", in.consumeString(16));
+    }
+    return json.append('}').toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Mostly a limit's remaining capacity in either direction, give or take two. */
+  private static String amount(FuzzedDataProvider in) {
+    switch (in.consumeInt(0, 5)) {
+      case 0 -> {
+        return Long.toString(in.consumeLong(0, 2_000));
+      }
+      case 1 -> {
+        return in.consumeString(80);
+      }
+      case 2 -> {
+        return new BigInteger(1, in.consumeBytes(33)).toString();
+      }
+      default -> {
+        RateLimit l = LIMITS.get(in.consumeInt(0, LIMITS.size() - 1));
+        Flow f = l.flow();
+        boolean send = in.consumeBoolean();
+        int pct = send ? l.quota().maxPercentSend() : l.quota().maxPercentRecv();
+        BigInteger net = send ? f.outflow().subtract(f.inflow()) : f.inflow().subtract(f.outflow());
+        BigInteger threshold = f.channelValue().multiply(BigInteger.valueOf(pct)).divide(HUNDRED);
+        BigInteger room = threshold.subtract(net);
+        return room.add(BigInteger.valueOf(in.consumeInt(-2, 2))).toString();
+      }
+    }
+  }
+
+  private static StringBuilder field(StringBuilder json, String key, String value) {
+    json.append('"').append(key).append("\":\"");
+    for (char c : value.toCharArray()) {
+      if (c == '"' || c == '\\') {
+        json.append('\\').append(c);
+      } else if (c < 0x20) {
+        json.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+      } else {
+        json.append(c);
+      }
+    }
+    return json.append('"');
+  }
+
+  private static Packet packet(long sequence, String sourcePort, String sourceChannel,
+      String destinationPort, String destinationChannel, byte[] data) {
+    return new Packet(sequence, sourcePort, sourceChannel, destinationPort, destinationChannel,
+        data, Height.ZERO, 1L);
+  }
+
+  private static RateLimit limit(String denom, String channel, int send, int recv, long hours,
+      BigInteger inflow, BigInteger outflow, BigInteger channelValue) {
+    return new RateLimit(new Path(denom, channel), new Quota(send, recv, hours),
+        new Flow(inflow, outflow, channelValue));
+  }
+
+  private static BigInteger big(long value) {
+    return BigInteger.valueOf(value);
+  }
+
+  // ---------------------------------------------------------------- neighbours
+
+  /** The wrapped transfer app: acknowledges receives as told, writes nothing. */
+  private static final class App extends AcceptingHandshakes {
+    static final Acknowledgement ERROR = Acknowledgement.error("app refused");
+    final AppAck recvAck;
+    int calls;
+
+    App(AppAck recvAck) {
+      super("ics20-1");
+      this.recvAck = recvAck;
+    }
+
+    @Override
+    public Optional<Acknowledgement> onRecvPacket(BlockContext ctx, Packet packet, String relayer) {
+      calls++;
+      return switch (recvAck) {
+        case SUCCESS -> Optional.of(Acknowledgement.SUCCESS);
+        case ERROR -> Optional.of(ERROR);
+        case ASYNC -> Optional.empty();
+      };
+    }
+
+    @Override
+    public void onAcknowledgementPacket(
+        BlockContext ctx, Packet packet, byte[] ack, String relayer) {
+      calls++;
+    }
+
+    @Override
+    public void onTimeoutPacket(BlockContext ctx, Packet packet, String relayer) {
+      calls++;
+    }
+  }
+
+  /** IBC core below: hands out the fuzzer's sequence, counts written acks. */
+  private static final class Channel implements Ics4Wrapper {
+    final long sequence;
+    int acks;
+
+    Channel(long sequence) {
+      this.sequence = sequence;
+    }
+
+    @Override
+    public long sendPacket(BlockContext ctx, String sourcePort, String sourceChannel,
+        Height timeoutHeight, long timeoutTimestamp, byte[] data) {
+      return sequence;
+    }
+
+    @Override
+    public void writeAcknowledgement(BlockContext ctx, Packet packet, Acknowledgement ack) {
+      acks++;
+    }
+
+    @Override
+    public Optional<String> getAppVersion(BlockContext ctx, String portId, String channelId) {
+      return Optional.empty();
+    }
+  }
+}
