@@ -30,6 +30,7 @@ import dev.ratelimit.middleware.ibc.Packet;
 import dev.ratelimit.middleware.transfer.FungibleTokenPacketData;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -46,10 +47,11 @@ import java.util.stream.Collectors;
  * One to four packet steps through the real middleware, against SPEC §2-§6 on a model written
  * here: each step's outcome (a send's code or sequence, a receive's acknowledgement), its events,
  * and every flow and pending marker after it (the store byte for byte when nothing may change).
- * A later step may settle what an earlier one sent or received. The chain
- * starts with limits where the arithmetic is easy to get wrong: flows near 2^63 and near 2^256, a
- * percentage that does not divide, 0 %, a channel value of 0, a blacklisted denom with a limit,
- * a client id; and with pending markers for the acknowledgements to find. The fuzzer chooses the
+ * A later step may settle what an earlier one sent or received, after a BeginBlock that reset
+ * its window (SPEC §4) or a change of a denom's supply. The chain starts with limits where the
+ * arithmetic is easy to get wrong: flows near 2^63 and near 2^256, a percentage that does not
+ * divide, 0 %, a channel value of 0, a blacklisted denom with a limit, a client id; and with
+ * pending markers for the acknowledgements to find. The fuzzer chooses the
  * step, its ids, sequence, data and acknowledgement, mostly well formed so that the accounting is
  * reached, with amounts at and around each limit's remaining capacity.
  */
@@ -100,8 +102,10 @@ class MiddlewareFuzzTest {
     "transfer/channel-9/transfer/channel-0/uatom", "transfer/channel-9/",
     "transfer/channel-0/ustrd"};
   private static final long[] SEQUENCES = {5, 6, 7, 8, 0};
+  /** Block intervals around an hour's end and a day's. */
+  private static final long[] MINUTES = {0, 29, 30, 31, 89, 90, 91, 20 * 60 - 30, 20 * 60 - 29};
 
-  private enum Step { SEND, RECV, ACK, TIMEOUT, WRITE_ACK }
+  private enum Step { SEND, RECV, ACK, TIMEOUT, WRITE_ACK, BEGIN_BLOCK, SUPPLY }
 
   private enum AppAck { SUCCESS, ERROR, ASYNC }
 
@@ -110,6 +114,7 @@ class MiddlewareFuzzTest {
     Model model = new Model();
     try (TestChain chain = new TestChain(new MemoryKvStore(), 2, BLOCK_TIME)) {
       chain.initGenesis(GENESIS);
+      model.supply.forEach(chain.bank()::set);
       int steps = in.consumeInt(1, 4);
       for (int i = 0; i < steps && in.remainingBytes() > 0; i++) {
         step(in, model, chain);
@@ -146,6 +151,26 @@ class MiddlewareFuzzTest {
     RateLimitMiddleware middleware = new RateLimitMiddleware(chain.keeper(), downstream, app);
     BlockContext ctx = chain.ctx();
     switch (step) {
+      case BEGIN_BLOCK -> {
+        long minutes = in.consumeBoolean()
+            ? MINUTES[in.consumeInt(0, MINUTES.length - 1)]
+            : in.consumeLong(0, 72 * 60);
+        Instant time = chain.time().plus(Duration.ofMinutes(minutes));
+        model.beginBlock(time);
+        chain.beginBlock(time);
+      }
+      case SUPPLY -> {
+        String denom = LIMITS.get(in.consumeInt(0, LIMITS.size() - 1)).path().denom();
+        BigInteger supply = switch (in.consumeInt(0, 3)) {
+          case 0 -> BigInteger.ZERO;
+          // Jazzer 0.24's consumeLong(0, Long.MAX_VALUE) returned a negative number here
+          case 1 -> big(in.consumeLong() & Long.MAX_VALUE);
+          case 2 -> new BigInteger(1, in.consumeBytes(32));
+          default -> MAX;
+        };
+        model.supply.put(denom, supply);
+        chain.bank().set(denom, supply);
+      }
       case SEND -> {
         Optional<ErrorCode> refused = model.send(channel, data, sequence);
         if (refused.isPresent()) {
@@ -184,13 +209,17 @@ class MiddlewareFuzzTest {
         assertEquals(1, downstream.acks, "the ack always goes down to IBC core");
       }
     }
-    assertEquals(model.events,
-        chain.events().events().stream().map(MiddlewareFuzzTest::shown).toList(), "events");
+    List<String> events = chain.events().events().stream().map(MiddlewareFuzzTest::shown).toList();
+    if (step == Step.BEGIN_BLOCK) { // in store order, which the model does not keep
+      assertEquals(model.events.stream().sorted().toList(), events.stream().sorted().toList());
+    } else {
+      assertEquals(model.events, events, "events");
+    }
     Genesis after = chain.keeper().exportGenesis(chain.ctx());
     assertEquals(model.state(), new Model.State(
         after.rateLimits().stream().collect(Collectors.toMap(RateLimit::path, RateLimit::flow)),
-        new HashSet<>(after.pendingSendPackets()), new HashSet<>(after.pendingRecvPackets())),
-        "flows and pending markers");
+        new HashSet<>(after.pendingSendPackets()), new HashSet<>(after.pendingRecvPackets()),
+        after.hourEpoch().orElseThrow().epochNumber()), "flows, pending markers and epoch");
     if (model.state().equals(before)) {
       assertEquals(digestBefore, chain.digest(), "nothing may be written");
     }
@@ -202,12 +231,49 @@ class MiddlewareFuzzTest {
     final Set<PendingPacket> sends = new HashSet<>(SEND_MARKERS);
     final Set<PendingPacket> recvs = new HashSet<>(RECV_MARKERS);
     final List<String> events = new ArrayList<>();
+    final Map<String, BigInteger> supply = new HashMap<>();
+    long epochNumber = GENESIS.hourEpoch().orElseThrow().epochNumber();
+    Instant epochStart = GENESIS.hourEpoch().orElseThrow().epochStartTime();
     int appCalls;
 
     Model() {
       for (RateLimit l : LIMITS) {
         Flow f = l.flow();
         flows.put(l.path(), new BigInteger[] {f.inflow(), f.outflow(), f.channelValue()});
+        supply.put(l.path().denom(), f.channelValue()); // each denom's limits share one value
+      }
+    }
+
+    /**
+     * SPEC §4: every hour the block time has passed (strictly) since the epoch started; a limit
+     * whose window ended starts afresh at the supply (kept when zero, with an event) and loses
+     * its markers.
+     */
+    void beginBlock(Instant time) {
+      long seconds = Duration.between(epochStart, time).getSeconds();
+      long hours = seconds > 0 ? (seconds - 1) / 3600 : 0;
+      if (hours == 0) {
+        return;
+      }
+      long before = epochNumber;
+      epochNumber += hours;
+      epochStart = epochStart.plus(Duration.ofHours(hours));
+      for (Map.Entry<Path, BigInteger[]> e : flows.entrySet()) {
+        Path path = e.getKey();
+        long duration = quota(path).durationHours();
+        if (epochNumber / duration == before / duration) {
+          continue;
+        }
+        BigInteger s = supply.getOrDefault(path.denom(), BigInteger.ZERO);
+        BigInteger[] f = e.getValue();
+        if (s.signum() == 0) {
+          events.add(RateLimitEvents.CHANNEL_VALUE_KEPT + " " + path);
+        }
+        e.setValue(new BigInteger[] {BigInteger.ZERO, BigInteger.ZERO, s.signum() == 0 ? f[2] : s});
+        sends.removeIf(m -> m.channelOrClientId().equals(path.channelOrClientId())
+            && m.denom().equals(path.denom()));
+        recvs.removeIf(m -> m.channelOrClientId().equals(path.channelOrClientId())
+            && m.denom().equals(path.denom()));
       }
     }
 
@@ -366,13 +432,14 @@ class MiddlewareFuzzTest {
       return code;
     }
 
-    /** Every flow and pending marker. */
-    record State(Map<Path, Flow> flows, Set<PendingPacket> sends, Set<PendingPacket> recvs) {}
+    /** Every flow and pending marker, and the hour epoch. */
+    record State(Map<Path, Flow> flows, Set<PendingPacket> sends, Set<PendingPacket> recvs,
+        long epochNumber) {}
 
     State state() {
       Map<Path, Flow> m = new HashMap<>();
       flows.forEach((path, f) -> m.put(path, new Flow(f[0], f[1], f[2])));
-      return new State(m, Set.copyOf(sends), Set.copyOf(recvs));
+      return new State(m, Set.copyOf(sends), Set.copyOf(recvs), epochNumber);
     }
   }
 
@@ -389,6 +456,10 @@ class MiddlewareFuzzTest {
   }
 
   private static String shown(Event e) {
+    if (e.type().equals(RateLimitEvents.CHANNEL_VALUE_KEPT)) {
+      return e.type() + " " + new Path(e.attribute("denom").orElseThrow(),
+          e.attribute("channel_or_client").orElseThrow());
+    }
     String detail = e.type().equals(RateLimitEvents.INVALID_PACKET) ? "code" : "reason";
     return e.type() + " " + e.attribute(detail).orElse("-");
   }
