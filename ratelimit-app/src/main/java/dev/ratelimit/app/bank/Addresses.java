@@ -76,15 +76,18 @@ public final class Addresses {
     try {
       decoded = Bech32.decode(address);
     } catch (IllegalArgumentException e) {
-      throw TxException.invalidAddress("invalid address " + Texts.quote(address) + ": " + e.getMessage());
+      throw TxException.invalidAddress(
+          "invalid address " + Texts.quote(address) + ": " + e.getMessage());
     }
     if (!decoded.hrp().equals(prefix)) {
       throw TxException.invalidAddress(
-          "address " + Texts.quote(address) + " has prefix " + decoded.hrp() + ", expected " + prefix);
+          "address " + Texts.quote(address) + " has prefix " + decoded.hrp()
+              + ", expected " + prefix);
     }
     if (decoded.data().length != ADDRESS_BYTES) {
       throw TxException.invalidAddress(
-          "address " + Texts.quote(address) + " holds " + decoded.data().length + " bytes, expected 20");
+          "address " + Texts.quote(address) + " holds " + decoded.data().length
+              + " bytes, expected 20");
     }
   }
 

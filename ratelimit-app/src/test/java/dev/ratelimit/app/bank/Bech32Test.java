@@ -52,16 +52,17 @@ class Bech32Test {
         "a12uel5m | invalid bech32 checksum", // not BIP-173's: a valid string's last character changed
       })
   void invalidVectors_areRefusedSayingWhy(String text, String message) {
-    assertEquals(message,
-        assertThrows(IllegalArgumentException.class, () -> Bech32.decode(text)).getMessage());
+    assertEquals(message, refusal(text));
   }
+
+  private static String refusal(String text) {
+    return assertThrows(IllegalArgumentException.class, () -> Bech32.decode(text)).getMessage();
+  }
+
   /** A character is shown quoted and escaped: the message goes into a durable event. */
   @Test
   void invalidCharacter_isEscapedInTheMessage() {
-    assertEquals("invalid bech32 character \"\\u000a\"",
-        assertThrows(IllegalArgumentException.class, () -> Bech32.decode("de1lg7\nwt")).getMessage());
-    assertEquals("invalid bech32 character \"\\udc00\"",
-        assertThrows(IllegalArgumentException.class, () -> Bech32.decode("de1lg7\udc00wt")).getMessage());
+    assertEquals("invalid bech32 character \"\\u000a\"", refusal("de1lg7\nwt"));
+    assertEquals("invalid bech32 character \"\\udc00\"", refusal("de1lg7\udc00wt"));
   }
-
 }
