@@ -2,10 +2,12 @@ package dev.ratelimit.fuzz;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.ratelimit.core.RateLimitException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.function.Supplier;
 
 /** What the spec says an input must give, written apart from the code under test. */
 final class Expected {
@@ -43,6 +45,19 @@ final class Expected {
       return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {
       throw new AssertionError(e);
+    }
+  }
+
+  /**
+   * What {@code call} returns, or the code of the {@link RateLimitException} it throws (whose
+   * reason is checked): one value to compare with a reference's.
+   */
+  static Object valueOrCode(Supplier<?> call) {
+    try {
+      return call.get();
+    } catch (RateLimitException e) {
+      assertReason(e);
+      return e.code();
     }
   }
 
