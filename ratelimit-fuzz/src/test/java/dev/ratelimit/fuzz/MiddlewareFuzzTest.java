@@ -13,6 +13,7 @@ import dev.ratelimit.core.host.Event;
 import dev.ratelimit.core.keeper.RateLimitEvents;
 import dev.ratelimit.core.model.Flow;
 import dev.ratelimit.core.model.HourEpoch;
+import dev.ratelimit.core.model.PacketDirection;
 import dev.ratelimit.core.model.Path;
 import dev.ratelimit.core.model.PendingPacket;
 import dev.ratelimit.core.model.Quota;
@@ -412,6 +413,9 @@ class MiddlewareFuzzTest {
         return Optional.of(ErrorCode.QUOTA_EXCEEDED);
       }
       if (f[send ? 1 : 0].add(c.amount).compareTo(MAX) > 0) {
+        events.add(RateLimitEvents.FLOW_OVERFLOW + " "
+            + RateLimitEvents.action(send ? PacketDirection.SEND : PacketDirection.RECV)
+            + " " + c.path());
         return Optional.of(ErrorCode.FLOW_OVERFLOW);
       }
       return Optional.empty();
@@ -459,6 +463,11 @@ class MiddlewareFuzzTest {
     if (e.type().equals(RateLimitEvents.CHANNEL_VALUE_KEPT)) {
       return e.type() + " " + new Path(e.attribute("denom").orElseThrow(),
           e.attribute("channel_or_client").orElseThrow());
+    }
+    if (e.type().equals(RateLimitEvents.FLOW_OVERFLOW)) {
+      return e.type() + " " + e.attribute("action").orElseThrow() + " "
+          + new Path(e.attribute("denom").orElseThrow(),
+              e.attribute("channel_or_client").orElseThrow());
     }
     String detail = e.type().equals(RateLimitEvents.INVALID_PACKET) ? "code" : "reason";
     return e.type() + " " + e.attribute(detail).orElse("-");

@@ -303,6 +303,14 @@ class RateLimitMiddlewareRecvTest {
     assertEquals(errorAck(11), ackText(recv(packet(1, 1))));
     assertEquals(before, h.digest());
     verifyNoInteractions(h.app);
+    // the ack says only "see events": the event says why (kept though the step rolled back)
+    assertEquals(List.of(), h.chain.events().ofType(RateLimitEvents.TRANSFER_DENIED));
+    List<Event> overflow = h.chain.events().ofType(RateLimitEvents.FLOW_OVERFLOW);
+    assertEquals(1, overflow.size());
+    assertEquals(Optional.of("packet_recv"), overflow.get(0).attribute("action"));
+    assertEquals(Optional.of("ustrd"), overflow.get(0).attribute("denom"));
+    assertEquals(Optional.of(OURS), overflow.get(0).attribute("channel_or_client"));
+    assertEquals(Optional.of("1"), overflow.get(0).attribute("amount"));
   }
 
   // ---------------------------------------------------------------- app outcomes

@@ -41,6 +41,7 @@ import java.math.BigInteger;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -398,6 +399,10 @@ class RateLimitMiddlewareSendTest {
 
     h.assertRejectedUnchanged(ErrorCode.FLOW_OVERFLOW, () -> h.send(CH, data("ustrd", 1)));
     verifyNoInteractions(h.downstream);
+    List<Event> overflow = h.chain.events().ofType(RateLimitEvents.FLOW_OVERFLOW);
+    assertEquals(1, overflow.size());
+    assertEquals(Optional.of("packet_send"), overflow.get(0).attribute("action"));
+    assertEquals(Optional.of(CH), overflow.get(0).attribute("channel_or_client"));
   }
 
   @Test

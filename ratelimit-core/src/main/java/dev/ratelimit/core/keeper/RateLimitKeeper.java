@@ -577,7 +577,7 @@ public final class RateLimitKeeper {
    * @return true iff the flow was updated (so the caller records a pending marker)
    * @throws RateLimitException {@link ErrorCode#DENOM_BLACKLISTED}, {@link
    *     ErrorCode#QUOTA_EXCEEDED} (with the numbers and the window reset time), or {@link
-   *     ErrorCode#FLOW_OVERFLOW}
+   *     ErrorCode#FLOW_OVERFLOW} (the same, and a {@code ratelimit_flow_overflow} event)
    */
   public boolean checkRateLimitAndUpdateFlow(
       BlockContext ctx, PacketDirection direction, RateLimitedPacket packet) {
@@ -616,7 +616,24 @@ public final class RateLimitKeeper {
     }
     Flow flow = row.flow(stored);
     Quota quota = row.quota();
-    QuotaDecision decision = QuotaRules.check(direction, flow, quota, packet.amount());
+    QuotaDecision decision;
+    try {
+      decision = QuotaRules.check(direction, flow, quota, packet.amount());
+    } catch (RateLimitException e) {
+      if (e.code() != ErrorCode.FLOW_OVERFLOW) {
+        throw e;
+      }
+      // the rules word the sum; the keeper adds the path and when the window resets
+      String msg = new StringBuilder()
+          .append(direction == PacketDirection.SEND ? "send" : "recv")
+          .append(" on ").append(packet.path()).append(": ").append(e.detail())
+          .append(windowResetText(ctx, quota))
+          .toString();
+      ctx.emitDurable(
+          RateLimitEvents.flowOverflow(
+              direction, packet.denom(), packet.channelOrClientId(), packet.amount(), msg));
+      throw new RateLimitException(ErrorCode.FLOW_OVERFLOW, msg);
+    }
     if (!decision.allowed()) {
       String msg = quotaExceededMessage(ctx, direction, packet.path(), flow, quota, decision);
       ctx.emitDurable(
@@ -647,13 +664,20 @@ public final class RateLimitKeeper {
         .append(decision.netFlowAfter())
         .append(" would exceed ").append(decision.percent()).append("% of channel value ")
         .append(flow.channelValue())
-        .append(" (threshold ").append(decision.threshold()).append(")");
-    getHourEpoch(ctx).ifPresent(epoch -> {
-      Instant resetsAt = EpochRules.windowResetsAt(epoch, quota.durationHours());
-      sb.append("; window resets at ").append(resetsAt)
-          .append(" (in ").append(secondsUntil(ctx.time(), resetsAt)).append("s)");
-    });
+        .append(" (threshold ").append(decision.threshold()).append(")")
+        .append(windowResetText(ctx, quota));
     return sb.toString();
+  }
+
+  /** "; window resets at T (in Ns)" for a rejection's error, or "" before the first epoch. */
+  private String windowResetText(BlockContext ctx, Quota quota) {
+    return getHourEpoch(ctx)
+        .map(epoch -> {
+          Instant resetsAt = EpochRules.windowResetsAt(epoch, quota.durationHours());
+          return "; window resets at " + resetsAt
+              + " (in " + secondsUntil(ctx.time(), resetsAt) + "s)";
+        })
+        .orElse("");
   }
 
   /**

@@ -819,9 +819,23 @@ class RateLimitKeeperTest {
     // channel value 0 never limits, so only the 2^256 bound stops the flow
     keeper.setRateLimit(ctx(), new RateLimit(path("uatom", "channel-1"), new Quota(10, 10, 24),
         new Flow(BigInteger.ZERO, MAX, BigInteger.ZERO)));
-    assertFailsUnchanged(ErrorCode.FLOW_OVERFLOW, () -> check(SEND, "channel-1", "uatom", 1));
+    RateLimitException e =
+        assertFailsUnchanged(ErrorCode.FLOW_OVERFLOW, () -> check(SEND, "channel-1", "uatom", 1));
+    String error = "send on channel-1/uatom: outflow " + MAX + " + 1 reaches 2^256"
+        + "; window resets at 2024-01-02T00:00:00Z (in 63000s)";
+    assertEquals("flow overflow: " + error, e.getMessage());
+    assertEquals(error, e.detail());
+    // not a transfer_denied (SPEC §6 keeps that for quota and blacklist), but as visible
+    assertEquals(List.of(), chain.events().ofType(RateLimitEvents.TRANSFER_DENIED));
+    List<Event> overflow = chain.events().ofType(RateLimitEvents.FLOW_OVERFLOW);
+    assertEquals(1, overflow.size());
+    assertAttributes(overflow.get(0), "module", "ratelimit", "action", "packet_send",
+        "denom", "uatom", "channel_or_client", "channel-1", "amount", "1", "error", error);
+    assertEquals(6, overflow.get(0).attributes().size());
+
     assertTrue(check(RECV, "channel-1", "uatom", 1)); // a flow this wide takes the exact rules
     assertEquals(new Flow(BigInteger.ONE, MAX, BigInteger.ZERO), flowOf("uatom", "channel-1"));
+    assertEquals(1, chain.events().ofType(RateLimitEvents.FLOW_OVERFLOW).size());
   }
 
   // ---------------------------------------------------------------- undo
