@@ -68,7 +68,10 @@ class AcknowledgementCodecTest {
         arguments("escaped unicode error", utf8("{\"error\":\"\\u00e9 \\ud83d\\ude00\"}"), ERROR),
         arguments("escaped key name", utf8("{\"\\u0065rror\":\"x\"}"), ERROR),
         arguments("error text that looks like base64", utf8("{\"error\":\"AQ==\"}"), ERROR),
+        // packet data refuses it (code 9); an error text is only classified, never counted (Go too)
+        arguments("escaped lone surrogate error", utf8("{\"error\":\"\\ud800\"}"), ERROR),
         // malformed
+        arguments("escaped lone surrogate result", utf8("{\"result\":\"\\ud800\"}"), MALFORMED),
         arguments("both keys", utf8("{\"error\":\"x\",\"result\":\"AQ==\"}"), MALFORMED),
         arguments("empty result", utf8("{\"result\":\"\"}"), MALFORMED),
         arguments("result decoding to nothing", utf8("{\"result\":\"\\n\"}"), MALFORMED),
