@@ -197,7 +197,9 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
    * Rate-limits a received packet, then delivers it to the app. Never throws for bad packets:
    * undecodable data (9/10), an invalid channel (8), a blacklisted denom (7), an exceeded quota
    * (4) or a flow overflow (11) answer {@link Acknowledgement#rateLimitError(int)} without calling
-   * the app; the detail is in a {@code transfer_denied} or {@code ratelimit_invalid_packet} event.
+   * the app; the detail is in a {@code transfer_denied}, {@code ratelimit_flow_overflow} or {@code
+   * ratelimit_invalid_packet} event. The source channel is the counterparty's id, used as given
+   * (ICS-24 lets a chain name its channels otherwise than {@code channel-N}).
    */
   @Override
   public Optional<Acknowledgement> onRecvPacket(BlockContext ctx, Packet packet, String relayer) {
@@ -225,7 +227,7 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
       boolean updated;
       try {
         updated = keeper.checkRateLimitAndUpdateFlow(tx, PacketDirection.RECV, counted);
-      } catch (RateLimitException rejected) { // transfer_denied was emitted durably
+      } catch (RateLimitException rejected) { // its event was emitted durably
         tx.discard();
         return Optional.of(Acknowledgement.rateLimitError(rejected.code().code()));
       }

@@ -262,6 +262,27 @@ class RateLimitMiddlewareRecvTest {
   }
 
   @Test
+  void recvFromASourceChannelNotNamedChannelN_isCountedWithTheIdAsGiven() {
+    // the source channel is the counterparty's: ICS-24 lets it be any identifier, so no code 8
+    String theirs = "chan.nel+A";
+    appAnswers(Optional.of(Acknowledgement.SUCCESS));
+
+    // source case: the prefix is stripped whatever the id looks like
+    Packet back = incoming(1, theirs, OURS,
+        data("transfer/" + theirs + "/ustrd", "30", BOB, ALICE));
+    assertEquals(Optional.of(Acknowledgement.SUCCESS), recv(back));
+    assertEquals(flow(30, 0, 1000), h.flow("ustrd", OURS));
+
+    // sink case: our side's prefix is prepended; theirs is never read
+    String voucher = // SHA-256 of transfer/channel-0/uosmo
+        "ibc/ED07A3391A112B175915CD8FAF43A2DA8E4790EDE12566649D0C2F97716B8518";
+    h.addLimit(voucher, OURS, 10, 10, 1, 1000);
+    assertEquals(Optional.of(Acknowledgement.SUCCESS),
+        recv(incoming(2, theirs, OURS, data("uosmo", "40", BOB, ALICE))));
+    assertEquals(flow(40, 0, 1000), h.flow(voucher, OURS));
+  }
+
+  @Test
   void recvWithSequenceZero_answersCode9WithoutCallingTheApp() {
     String before = h.digest();
 

@@ -571,8 +571,9 @@ public final class RateLimitKeeper {
    * rate limit; no rate limit or a whitelisted (sender, receiver) pair passes with nothing
    * recorded. Pending markers are the caller's: a send knows its sequence only after sending.
    *
-   * <p>A rejection emits {@code transfer_denied} with {@link BlockContext#emitDurable} (it stays
-   * visible when the caller rolls the step back) and writes nothing.
+   * <p>A rejection emits {@code transfer_denied} (code 11: {@code ratelimit_flow_overflow}) with
+   * {@link BlockContext#emitDurable} (it stays visible when the caller rolls the step back) and
+   * writes nothing.
    *
    * @return true iff the flow was updated (so the caller records a pending marker)
    * @throws RateLimitException {@link ErrorCode#DENOM_BLACKLISTED}, {@link
