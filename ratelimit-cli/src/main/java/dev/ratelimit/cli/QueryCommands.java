@@ -12,10 +12,13 @@ import dev.ratelimit.core.keeper.RemainingCapacity;
 import dev.ratelimit.core.model.Identifiers;
 import dev.ratelimit.core.model.Path;
 import dev.ratelimit.core.model.RateLimit;
-import dev.ratelimit.proto.v1.QueryAllRateLimitsResponse;
-import dev.ratelimit.proto.v1.QueryRateLimitResponse;
-import dev.ratelimit.proto.v1.QueryRateLimitsByChainIdResponse;
-import dev.ratelimit.proto.v1.QueryRateLimitsByChannelOrClientIdResponse;
+import dev.ratelimit.core.query.RateLimitQueryServer;
+import dev.ratelimit.proto.v1.QueryAllBlacklistedDenomsRequest;
+import dev.ratelimit.proto.v1.QueryAllRateLimitsRequest;
+import dev.ratelimit.proto.v1.QueryAllWhitelistedAddressesRequest;
+import dev.ratelimit.proto.v1.QueryRateLimitRequest;
+import dev.ratelimit.proto.v1.QueryRateLimitsByChainIdRequest;
+import dev.ratelimit.proto.v1.QueryRateLimitsByChannelOrClientIdRequest;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -102,25 +105,9 @@ final class QueryCommands {
     }
   }
 
-  static String rateLimits(List<RateLimit> limits, Output output, Kind kind) {
-    if (output == Output.text) {
-      return QueryOutput.rateLimitsTable(limits);
-    }
-    List<dev.ratelimit.proto.v1.RateLimit> wire = QueryOutput.toProto(limits);
-    return switch (kind) {
-      case ALL -> QueryOutput.protoJson(QueryAllRateLimitsResponse.newBuilder().addAllRateLimits(wire));
-      case BY_CHANNEL ->
-          QueryOutput.protoJson(
-              QueryRateLimitsByChannelOrClientIdResponse.newBuilder().addAllRateLimits(wire));
-      case BY_CHAIN ->
-          QueryOutput.protoJson(QueryRateLimitsByChainIdResponse.newBuilder().addAllRateLimits(wire));
-    };
-  }
-
-  enum Kind {
-    ALL,
-    BY_CHANNEL,
-    BY_CHAIN
+  /** The query service over the home's keeper: JSON output is its responses, as Go's CLI prints. */
+  static RateLimitQueryServer queries(RateLimitKeeper keeper) {
+    return new RateLimitQueryServer(keeper);
   }
 
   @Command(
@@ -136,7 +123,10 @@ final class QueryCommands {
 
     @Override
     String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
-      return rateLimits(keeper.getAllRateLimits(ctx), output, Kind.ALL);
+      return output == Output.json
+          ? QueryOutput.protoJson(
+              queries(keeper).allRateLimits(ctx, QueryAllRateLimitsRequest.getDefaultInstance()))
+          : QueryOutput.rateLimitsTable(keeper.getAllRateLimits(ctx));
     }
   }
 
@@ -172,19 +162,20 @@ final class QueryCommands {
     String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
       if (denom == null) {
         requireId(id); // the same message with or without --denom
-        return rateLimits(keeper.getRateLimitsByChannelOrClient(ctx, id), output, Kind.BY_CHANNEL);
+        return output == Output.json
+            ? QueryOutput.protoJson(queries(keeper).rateLimitsByChannelOrClientId(ctx,
+                QueryRateLimitsByChannelOrClientIdRequest.newBuilder().setChannelOrClientId(id).build()))
+            : QueryOutput.rateLimitsTable(keeper.getRateLimitsByChannelOrClient(ctx, id));
       }
       Path path = path(denom, id);
       Optional<RateLimit> rl = keeper.getRateLimit(ctx, path);
-      if (rl.isEmpty()) {
+      if (rl.isEmpty()) { // the service answers an empty response, as Go's; an operator wants to know
         throw new RateLimitException(ErrorCode.RATE_LIMIT_NOT_FOUND, "no rate limit on " + path);
       }
-      if (output == Output.json) {
-        return QueryOutput.protoJson(
-            QueryRateLimitResponse.newBuilder()
-                .setRateLimit(dev.ratelimit.core.genesis.GenesisCodec.toProto(rl.get())));
-      }
-      return QueryOutput.rateLimitsTable(List.of(rl.get()));
+      return output == Output.json
+          ? QueryOutput.protoJson(queries(keeper).rateLimit(ctx,
+              QueryRateLimitRequest.newBuilder().setDenom(denom).setChannelOrClientId(id).build()))
+          : QueryOutput.rateLimitsTable(List.of(rl.get()));
     }
   }
 
@@ -220,7 +211,10 @@ final class QueryCommands {
             "ratelimit: note: " + NodeConfig.channelsFile(home.home())
                 + " does not exist, so no channel resolves to a chain");
       }
-      return rateLimits(keeper.getRateLimitsByChainId(ctx, chainId), output, Kind.BY_CHAIN);
+      return output == Output.json
+          ? QueryOutput.protoJson(queries(keeper).rateLimitsByChainId(ctx,
+              QueryRateLimitsByChainIdRequest.newBuilder().setChainId(chainId).build()))
+          : QueryOutput.rateLimitsTable(keeper.getRateLimitsByChainId(ctx, chainId));
     }
   }
 
@@ -237,7 +231,10 @@ final class QueryCommands {
 
     @Override
     String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
-      return QueryOutput.blacklist(keeper.getAllBlacklistedDenoms(ctx), output);
+      return output == Output.json
+          ? QueryOutput.protoJson(queries(keeper).allBlacklistedDenoms(
+              ctx, QueryAllBlacklistedDenomsRequest.getDefaultInstance()))
+          : QueryOutput.blacklistTable(keeper.getAllBlacklistedDenoms(ctx));
     }
   }
 
@@ -254,7 +251,10 @@ final class QueryCommands {
 
     @Override
     String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
-      return QueryOutput.whitelist(keeper.getAllWhitelistedAddressPairs(ctx), output);
+      return output == Output.json
+          ? QueryOutput.protoJson(queries(keeper).allWhitelistedAddresses(
+              ctx, QueryAllWhitelistedAddressesRequest.getDefaultInstance()))
+          : QueryOutput.whitelistTable(keeper.getAllWhitelistedAddressPairs(ctx));
     }
   }
 

@@ -4,11 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ratelimit.core.store.KvEntry;
+import dev.ratelimit.core.store.KvScan;
+import dev.ratelimit.core.store.LevelDbKvStore;
+import dev.ratelimit.core.store.NodeHome;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.TreeMap;
@@ -82,6 +89,38 @@ class QueryCommandsTest {
   }
 
   /**
+   * A host that keeps the module under its own store prefix wrote a home the CLI cannot read (it
+   * reads the example chain's {@code s/ratelimit/}): refused, naming the prefix it looked under.
+   */
+  @Test
+  void homeWithTheModuleUnderAnotherPrefix_isRefused_namingThePrefixLookedUnder()
+      throws IOException {
+    Path other = simulatedHome("other-prefix");
+    try (LevelDbKvStore db = LevelDbKvStore.open(NodeHome.dataDir(other))) {
+      List<KvEntry> moved = new ArrayList<>();
+      try (KvScan scan = db.scanPrefix(NodeHome.RATELIMIT_PREFIX)) {
+        scan.forEachRemaining(moved::add);
+      }
+      assertFalse(moved.isEmpty());
+      byte[] prefix = "mod/rl/".getBytes(StandardCharsets.US_ASCII);
+      for (KvEntry e : moved) { // s/ratelimit/<k> becomes mod/rl/<k>
+        byte[] rest = Arrays.copyOfRange(e.key(), NodeHome.RATELIMIT_PREFIX.length, e.key().length);
+        byte[] key = Arrays.copyOf(prefix, prefix.length + rest.length);
+        System.arraycopy(rest, 0, key, prefix.length, rest.length);
+        db.put(key, e.value());
+        db.delete(e.key());
+      }
+    }
+
+    Cli r = Cli.run("list-rate-limits", "--home", other.toString());
+
+    assertEquals(2, r.exit(), r.toString());
+    assertEquals(List.of("ratelimit: cannot read the database of " + other + ": its rate-limit"
+        + " store (keys under s/ratelimit/) holds no hour epoch: InitGenesis never ran on it, or"
+        + " the chain keeps the module under another store prefix"), r.errLines());
+  }
+
+  /**
    * A log damaged from its first record loses InitGenesis too: the home is refused in one line
    * naming the damage, never read as a chain without limits (nor exported as an empty genesis).
    */
@@ -100,7 +139,8 @@ class QueryCommandsTest {
       assertEquals("", r.out());
       assertEquals(
           List.of("ratelimit: cannot read the database of " + damaged + ": its rate-limit store"
-              + " holds no hour epoch: InitGenesis never ran on it, or its damaged write-ahead log"
+              + " (keys under s/ratelimit/) holds no hour epoch: InitGenesis never ran on it, or its"
+              + " damaged write-ahead log"
               + " lost it (LevelDB: corruption of 2000 bytes: Invalid chunk length)"),
           r.errLines());
     }

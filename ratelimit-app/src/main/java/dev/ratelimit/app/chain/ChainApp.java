@@ -19,6 +19,7 @@ import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.host.Event;
 import dev.ratelimit.core.host.EventSink;
 import dev.ratelimit.core.keeper.RateLimitKeeper;
+import dev.ratelimit.core.query.RateLimitQueryServer;
 import dev.ratelimit.core.store.KvBranch;
 import dev.ratelimit.core.store.KvScan;
 import dev.ratelimit.core.store.KvStore;
@@ -77,6 +78,7 @@ public final class ChainApp implements AutoCloseable {
   private final TransferApp transfer;
   private final GovKeeper gov;
   private final RateLimitKeeper rateLimits;
+  private final RateLimitQueryServer rateLimitQueries;
   private final List<EndBlocker> endBlockers;
 
   private NodeHome.LastBlock lastBlock; // null before InitChain
@@ -93,6 +95,7 @@ public final class ChainApp implements AutoCloseable {
       TransferApp transfer,
       GovKeeper gov,
       RateLimitKeeper rateLimits,
+      RateLimitQueryServer rateLimitQueries,
       Set<EndBlocker> endBlockers) {
     this.chain = Objects.requireNonNull(chain, "chain");
     this.db = Objects.requireNonNull(db, "db");
@@ -101,6 +104,7 @@ public final class ChainApp implements AutoCloseable {
     this.transfer = transfer;
     this.gov = gov;
     this.rateLimits = rateLimits;
+    this.rateLimitQueries = rateLimitQueries;
     this.endBlockers = List.copyOf(endBlockers);
     this.lastBlock = NodeHome.readLastBlock(db).orElse(null);
     if (lastBlock != null) {
@@ -211,6 +215,17 @@ public final class ChainApp implements AutoCloseable {
   /** The rate-limit keeper (queries: rate limits, remaining capacity, pending packets). */
   public RateLimitKeeper rateLimits() {
     return rateLimits;
+  }
+
+  /**
+   * An ABCI query of the rate-limit module against the committed state, as a node serves {@code
+   * abci_query}: the gRPC method path ({@code /ratelimit.v1.Query/AllRateLimits}, ...) and the
+   * request's protobuf bytes in, the response's bytes out.
+   *
+   * @throws dev.ratelimit.core.RateLimitException as {@link RateLimitQueryServer#query} does
+   */
+  public byte[] abciQuery(String path, byte[] request) {
+    return query(ctx -> rateLimitQueries.query(ctx, path, request));
   }
 
   // ---------------------------------------------------------------- genesis

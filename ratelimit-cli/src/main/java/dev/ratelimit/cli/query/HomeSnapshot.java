@@ -139,9 +139,10 @@ public final class HomeSnapshot implements AutoCloseable {
       keeper.requireCurrentLayout(ctx);
       if (keeper.getHourEpoch(ctx).isEmpty()) {
         throw new HomeException(
-            "its rate-limit store holds no hour epoch: InitGenesis never ran on it"
+            "its rate-limit store (keys under " + NodeHome.PREFIX_TEXT + ") holds no hour epoch:"
+                + " InitGenesis never ran on it"
                 + (damage.isEmpty()
-                    ? ""
+                    ? ", or the chain keeps the module under another store prefix"
                     : ", or its damaged write-ahead log lost it (LevelDB: " + damage.get(0) + ")"));
       }
       return snapshot;

@@ -9,12 +9,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.MessageOrBuilder;
 import com.google.protobuf.util.JsonFormat;
-import dev.ratelimit.core.genesis.GenesisCodec;
 import dev.ratelimit.core.keeper.RemainingCapacity;
 import dev.ratelimit.core.model.RateLimit;
 import dev.ratelimit.core.model.WhitelistedAddressPair;
-import dev.ratelimit.proto.v1.QueryAllBlacklistedDenomsResponse;
-import dev.ratelimit.proto.v1.QueryAllWhitelistedAddressesResponse;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Optional;
@@ -47,11 +44,6 @@ public final class QueryOutput {
     }
   }
 
-  /** The wire form of rate limits, for the JSON responses. */
-  public static List<dev.ratelimit.proto.v1.RateLimit> toProto(List<RateLimit> limits) {
-    return limits.stream().map(GenesisCodec::toProto).toList();
-  }
-
   /** A table of rate limits, one row each. */
   public static String rateLimitsTable(List<RateLimit> limits) {
     TextTable t =
@@ -72,26 +64,15 @@ public final class QueryOutput {
     return t.render();
   }
 
-  public static String blacklist(List<String> denoms, Output output) {
-    if (output == Output.json) {
-      return protoJson(QueryAllBlacklistedDenomsResponse.newBuilder().addAllDenoms(denoms));
-    }
+  /** A table of denoms. */
+  public static String blacklistTable(List<String> denoms) {
     TextTable t = new TextTable("DENOM");
     denoms.forEach(t::row);
     return t.render();
   }
 
-  public static String whitelist(List<WhitelistedAddressPair> pairs, Output output) {
-    if (output == Output.json) {
-      QueryAllWhitelistedAddressesResponse.Builder b = QueryAllWhitelistedAddressesResponse.newBuilder();
-      pairs.forEach(
-          p ->
-              b.addAddressPairs(
-                  dev.ratelimit.proto.v1.WhitelistedAddressPair.newBuilder()
-                      .setSender(p.sender())
-                      .setReceiver(p.receiver())));
-      return protoJson(b);
-    }
+  /** A table of (sender, receiver) pairs. */
+  public static String whitelistTable(List<WhitelistedAddressPair> pairs) {
     TextTable t = new TextTable("SENDER", "RECEIVER");
     pairs.forEach(p -> t.row(p.sender(), p.receiver()));
     return t.render();

@@ -165,12 +165,7 @@ public final class GenesisCodec {
     for (RateLimit rl : genesis.rateLimits()) {
       b.addRateLimits(toProto(rl));
     }
-    for (WhitelistedAddressPair p : genesis.whitelistedAddressPairs()) {
-      b.addWhitelistedAddressPairs(
-          dev.ratelimit.proto.v1.WhitelistedAddressPair.newBuilder()
-              .setSender(p.sender())
-              .setReceiver(p.receiver()));
-    }
+    genesis.whitelistedAddressPairs().forEach(p -> b.addWhitelistedAddressPairs(toProto(p)));
     b.addAllBlacklistedDenoms(genesis.blacklistedDenoms());
     genesis.pendingSendPackets().forEach(p -> b.addPendingSendPacketSequenceNumbers(p.genesisId()));
     genesis.pendingRecvPackets().forEach(p -> b.addPendingRecvPacketSequenceNumbers(p.genesisId()));
@@ -195,6 +190,14 @@ public final class GenesisCodec {
                 .setInflow(rl.flow().inflow().toString())
                 .setOutflow(rl.flow().outflow().toString())
                 .setChannelValue(rl.flow().channelValue().toString()))
+        .build();
+  }
+
+  /** One whitelisted (sender, receiver) pair on the wire. */
+  public static dev.ratelimit.proto.v1.WhitelistedAddressPair toProto(WhitelistedAddressPair p) {
+    return dev.ratelimit.proto.v1.WhitelistedAddressPair.newBuilder()
+        .setSender(p.sender())
+        .setReceiver(p.receiver())
         .build();
   }
 

@@ -6,6 +6,7 @@ import dagger.Provides;
 import dev.ratelimit.core.host.BankSupply;
 import dev.ratelimit.core.host.IbcChannels;
 import dev.ratelimit.core.keeper.RateLimitKeeper;
+import dev.ratelimit.core.query.RateLimitQueryServer;
 import java.util.Optional;
 import javax.inject.Named;
 import javax.inject.Singleton;
@@ -19,7 +20,7 @@ import javax.inject.Singleton;
  * <pre>{@code
  * @Singleton
  * @Component(modules = {RateLimitCoreModule.class, MyChainPortsModule.class})
- * interface App { RateLimitKeeper rateLimitKeeper(); }
+ * interface App { RateLimitKeeper rateLimitKeeper(); RateLimitQueryServer queries(); }
  * }</pre>
  */
 @Module
@@ -39,5 +40,12 @@ public abstract class RateLimitCoreModule {
       BankSupply bank, IbcChannels channels, @Named(STORE_PREFIX) Optional<byte[]> prefix) {
     return prefix.map(p -> new RateLimitKeeper(bank, channels, p))
         .orElseGet(() -> new RateLimitKeeper(bank, channels));
+  }
+
+  /** The query service over the one keeper. */
+  @Provides
+  @Singleton
+  static RateLimitQueryServer rateLimitQueryServer(RateLimitKeeper keeper) {
+    return new RateLimitQueryServer(keeper);
   }
 }

@@ -15,8 +15,11 @@ public final class NodeHome {
   /** The LevelDB directory inside a home. */
   public static final String DATA_DIR = "data";
 
+  /** {@link #RATELIMIT_PREFIX} as text, for messages. */
+  public static final String PREFIX_TEXT = "s/ratelimit/";
+
   /** Every key of the rate-limit module starts with this. */
-  public static final byte[] RATELIMIT_PREFIX = "s/ratelimit/".getBytes(StandardCharsets.US_ASCII);
+  public static final byte[] RATELIMIT_PREFIX = PREFIX_TEXT.getBytes(StandardCharsets.US_ASCII);
 
   /** Height (8 bytes) and time (seconds 8 bytes, nanos 4 bytes) of the last committed block. */
   public static final byte[] LAST_BLOCK_KEY = "m/last_block".getBytes(StandardCharsets.US_ASCII);
