@@ -71,7 +71,8 @@ class Bech32FuzzTest {
     if (text.length() < 8 || text.length() > 90) {
       return Optional.empty();
     }
-    for (char c : text.toCharArray()) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
       if (c < 33 || c > 126 || (c >= 'A' && c <= 'Z')) {
         return Optional.empty();
       }
@@ -129,7 +130,7 @@ class Bech32FuzzTest {
     }
     int checksum = polymod(values) ^ 1;
     for (int i = 0; i < 6; i++) {
-      text.append(CHARSET.charAt((checksum >> 5 * (5 - i)) & 31));
+      text.append(CHARSET.charAt((checksum >> (5 * (5 - i))) & 31));
     }
     return text.toString();
   }

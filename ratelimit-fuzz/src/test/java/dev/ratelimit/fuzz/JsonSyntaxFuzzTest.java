@@ -57,7 +57,7 @@ class JsonSyntaxFuzzTest {
       // Jackson refuses an escaped lone surrogate in a name (not in a value); JSON's grammar, and
       // Go, take it: which one a reader then refuses is the caller's rule, not the syntax
       String m = e.getMessage();
-      return m.contains("surrogate") && m.contains(" in field name") ? null : false;
+      return (m.contains("surrogate") && m.contains(" in field name")) ? null : false;
     }
   }
 }

@@ -251,7 +251,7 @@ class MiddlewareFuzzTest {
      * its markers.
      */
     void beginBlock(Instant time) {
-      long seconds = Duration.between(epochStart, time).getSeconds();
+      long seconds = Duration.between(epochStart, time).toSeconds();
       long hours = seconds > 0 ? (seconds - 1) / 3600 : 0;
       if (hours == 0) {
         return;
@@ -340,7 +340,7 @@ class MiddlewareFuzzTest {
     void settleSend(Packet p, boolean failed) {
       Object resolved =
           resolve(p.data(), p.sourceChannel(), ftpd -> DenomFuzzTest.expectedSend(ftpd.denom()));
-      if (resolved instanceof Counted c && p.sequence() == 0) {
+      if (resolved instanceof Counted && p.sequence() == 0) {
         resolved = invalid(ErrorCode.INVALID_PACKET_DATA);
       }
       if (resolved instanceof Counted c
@@ -353,7 +353,7 @@ class MiddlewareFuzzTest {
     /** An async ack of a received packet: a marker gives the inflow back on failure. */
     void settleRecv(Packet p, boolean success) {
       Object resolved = resolve(p.data(), p.destinationChannel(), ftpd -> recvDenom(p, ftpd));
-      if (resolved instanceof Counted c && p.sequence() == 0) {
+      if (resolved instanceof Counted && p.sequence() == 0) {
         resolved = invalid(ErrorCode.INVALID_PACKET_DATA);
       }
       if (resolved instanceof Counted c
@@ -529,7 +529,8 @@ class MiddlewareFuzzTest {
 
   private static StringBuilder field(StringBuilder json, String key, String value) {
     json.append('"').append(key).append("\":\"");
-    for (char c : value.toCharArray()) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
       if (c == '"' || c == '\\') {
         json.append('\\').append(c);
       } else if (c < 0x20) {

@@ -625,11 +625,8 @@ public final class RateLimitKeeper {
         throw e;
       }
       // the rules word the sum; the keeper adds the path and when the window resets
-      String msg = new StringBuilder()
-          .append(direction == PacketDirection.SEND ? "send" : "recv")
-          .append(" on ").append(packet.path()).append(": ").append(e.detail())
-          .append(windowResetText(ctx, quota))
-          .toString();
+      String msg = verb(direction) + " on " + packet.path() + ": " + e.detail()
+          + windowResetText(ctx, quota);
       ctx.emitDurable(
           RateLimitEvents.flowOverflow(
               direction, packet.denom(), packet.channelOrClientId(), packet.amount(), msg));
@@ -658,16 +655,16 @@ public final class RateLimitKeeper {
       Flow flow,
       Quota quota,
       QuotaDecision decision) {
-    StringBuilder sb = new StringBuilder()
-        .append(direction == PacketDirection.SEND ? "send" : "recv")
-        .append(" on ").append(path)
-        .append(": net ").append(direction == PacketDirection.SEND ? "outflow " : "inflow ")
-        .append(decision.netFlowAfter())
-        .append(" would exceed ").append(decision.percent()).append("% of channel value ")
-        .append(flow.channelValue())
-        .append(" (threshold ").append(decision.threshold()).append(")")
-        .append(windowResetText(ctx, quota));
-    return sb.toString();
+    return verb(direction) + " on " + path
+        + ": net " + (direction == PacketDirection.SEND ? "outflow " : "inflow ")
+        + decision.netFlowAfter()
+        + " would exceed " + decision.percent() + "% of channel value " + flow.channelValue()
+        + " (threshold " + decision.threshold() + ")"
+        + windowResetText(ctx, quota);
+  }
+
+  private static String verb(PacketDirection direction) {
+    return direction == PacketDirection.SEND ? "send" : "recv";
   }
 
   /** "; window resets at T (in Ns)" for a rejection's error, or "" before the first epoch. */

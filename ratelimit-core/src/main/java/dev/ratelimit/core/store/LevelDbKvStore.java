@@ -424,6 +424,8 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
     // iq80 names the files a write leads to (a new log, tables) in the default format locale:
     // refuse the write if that locale changed to one with other digits since it was checked
     Locale format = Locale.getDefault(Locale.Category.FORMAT);
+    // identity on purpose: the usual write sees the very object checked last; another one, even
+    // an equal one, is checked again (a format with a number, once)
     if (format != checkedFormat) {
       if (!namesFilesPortably(format)) {
         throw new StorageException(
