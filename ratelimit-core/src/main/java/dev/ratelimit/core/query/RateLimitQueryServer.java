@@ -49,7 +49,10 @@ import java.util.function.BiFunction;
  * RateLimitKeeper#remainingCapacity}.
  *
  * <p>Queries read through a {@link BlockContext} like everything else: outside a block, give it
- * the committed store and the last block's height and time. Nothing is written.
+ * the chain's committed store (the whole store, as blocks get it: the keeper adds its prefix) and
+ * the last block's height and time. Nothing is written. A store without the module's hour epoch
+ * (InitGenesis never ran on it, or it is not the store the keeper was built for, such as a view
+ * already under the prefix) is code 13 for every query, never answered as a chain without limits.
  */
 public final class RateLimitQueryServer {
   /** The service's full name, as in {@code query.proto}. */
@@ -86,8 +89,9 @@ public final class RateLimitQueryServer {
    * encodes its response.
    *
    * @throws RateLimitException {@link ErrorCode#INVALID_REQUEST} for an unknown path (the message
-   *     lists the known ones) or request bytes that are not the method's request message; the
-   *     typed method's errors otherwise
+   *     lists the known ones) or request bytes that do not parse as the method's request message
+   *     (protobuf cannot tell apart messages whose fields agree: another request's bytes may
+   *     parse); the typed method's errors otherwise
    */
   public byte[] query(BlockContext ctx, String path, byte[] request) {
     Objects.requireNonNull(ctx, "ctx");
@@ -103,6 +107,7 @@ public final class RateLimitQueryServer {
 
   /** Every rate limit, in canonical order (channel or client id, then denom). */
   public QueryAllRateLimitsResponse allRateLimits(BlockContext ctx, QueryAllRateLimitsRequest req) {
+    requireInitialized(ctx);
     return QueryAllRateLimitsResponse.newBuilder()
         .addAllRateLimits(wire(keeper.getAllRateLimits(ctx)))
         .build();
@@ -115,6 +120,7 @@ public final class RateLimitQueryServer {
    *     {@link ErrorCode#INVALID_REQUEST} for an empty or malformed denom
    */
   public QueryRateLimitResponse rateLimit(BlockContext ctx, QueryRateLimitRequest req) {
+    requireInitialized(ctx);
     requireId(req.getChannelOrClientId());
     Path path;
     try {
@@ -136,6 +142,7 @@ public final class RateLimitQueryServer {
    */
   public QueryRateLimitsByChainIdResponse rateLimitsByChainId(
       BlockContext ctx, QueryRateLimitsByChainIdRequest req) {
+    requireInitialized(ctx);
     if (Texts.isGoBlank(req.getChainId())) {
       throw new RateLimitException(ErrorCode.INVALID_REQUEST, "chain_id must not be blank");
     }
@@ -151,6 +158,7 @@ public final class RateLimitQueryServer {
    */
   public QueryRateLimitsByChannelOrClientIdResponse rateLimitsByChannelOrClientId(
       BlockContext ctx, QueryRateLimitsByChannelOrClientIdRequest req) {
+    requireInitialized(ctx);
     return QueryRateLimitsByChannelOrClientIdResponse.newBuilder()
         .addAllRateLimits(
             wire(keeper.getRateLimitsByChannelOrClient(ctx, req.getChannelOrClientId())))
@@ -160,6 +168,7 @@ public final class RateLimitQueryServer {
   /** Every blacklisted denom, in canonical order. */
   public QueryAllBlacklistedDenomsResponse allBlacklistedDenoms(
       BlockContext ctx, QueryAllBlacklistedDenomsRequest req) {
+    requireInitialized(ctx);
     return QueryAllBlacklistedDenomsResponse.newBuilder()
         .addAllDenoms(keeper.getAllBlacklistedDenoms(ctx))
         .build();
@@ -168,6 +177,7 @@ public final class RateLimitQueryServer {
   /** Every whitelisted (sender, receiver) pair, in canonical order. */
   public QueryAllWhitelistedAddressesResponse allWhitelistedAddresses(
       BlockContext ctx, QueryAllWhitelistedAddressesRequest req) {
+    requireInitialized(ctx);
     QueryAllWhitelistedAddressesResponse.Builder b = QueryAllWhitelistedAddressesResponse.newBuilder();
     keeper.getAllWhitelistedAddressPairs(ctx).forEach(p -> b.addAddressPairs(GenesisCodec.toProto(p)));
     return b.build();
@@ -177,6 +187,15 @@ public final class RateLimitQueryServer {
 
   private static List<dev.ratelimit.proto.v1.RateLimit> wire(List<RateLimit> limits) {
     return limits.stream().map(GenesisCodec::toProto).toList();
+  }
+
+  private void requireInitialized(BlockContext ctx) {
+    if (keeper.getHourEpoch(ctx).isEmpty()) {
+      throw new RateLimitException(ErrorCode.HOUR_EPOCH_INVALID,
+          "the store holds no hour epoch of the module: InitGenesis never ran on it, or it is not"
+              + " the store the keeper reads (give the chain's whole store; the keeper adds its"
+              + " prefix)");
+    }
   }
 
   private static void requireId(String id) {

@@ -34,7 +34,11 @@ public final class NodeHome {
     return home.resolve(DATA_DIR);
   }
 
-  /** The rate-limit module's view of the node's store. */
+  /**
+   * The rate-limit module's keys of the node's store, for tools that read them directly. A keeper
+   * built with {@link #RATELIMIT_PREFIX} adds the prefix itself: give it (and the query service)
+   * the whole store, not this view.
+   */
   public static KvStore rateLimitStore(KvStore db) {
     return new PrefixKvStore(db, RATELIMIT_PREFIX);
   }

@@ -12,9 +12,13 @@ import com.google.protobuf.UnknownFieldSet;
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.genesis.Genesis;
+import dev.ratelimit.core.host.BlockContext;
+import dev.ratelimit.core.host.EventSink;
 import dev.ratelimit.core.model.Path;
 import dev.ratelimit.core.model.Quota;
 import dev.ratelimit.core.model.WhitelistedAddressPair;
+import dev.ratelimit.core.store.MemoryKvStore;
+import dev.ratelimit.core.store.PrefixKvStore;
 import dev.ratelimit.core.testing.TestChain;
 import dev.ratelimit.proto.v1.QueryAllBlacklistedDenomsRequest;
 import dev.ratelimit.proto.v1.QueryAllBlacklistedDenomsResponse;
@@ -29,6 +33,7 @@ import dev.ratelimit.proto.v1.QueryRateLimitsByChainIdResponse;
 import dev.ratelimit.proto.v1.QueryRateLimitsByChannelOrClientIdRequest;
 import dev.ratelimit.proto.v1.QueryRateLimitsByChannelOrClientIdResponse;
 import dev.ratelimit.proto.v1.RateLimit;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -213,6 +218,39 @@ class RateLimitQueryServerTest {
       for (String path : s.paths()) { // every response empty: zero bytes
         assertEquals(0, s.query(fresh.ctx(), path, sampleRequest(path)).length, path);
       }
+    }
+  }
+
+  @Test
+  void aStoreWithoutTheModulesEpoch_isCode13_neverAnswersNoLimits() {
+    // InitGenesis never ran
+    try (TestChain bare = TestChain.inMemory(Instant.parse("2024-01-01T06:30:00Z"))) {
+      RateLimitQueryServer s = new RateLimitQueryServer(bare.keeper());
+      for (String path : s.paths()) {
+        RateLimitException e = assertThrows(RateLimitException.class,
+            () -> s.query(bare.ctx(), path, sampleRequest(path)), path);
+        assertEquals(ErrorCode.HOUR_EPOCH_INVALID, e.code(), path);
+      }
+    }
+    // the module's view of the store given to a keeper that adds its prefix itself
+    byte[] prefix = "s/ratelimit/".getBytes(StandardCharsets.US_ASCII);
+    MemoryKvStore store = new MemoryKvStore();
+    try (TestChain shared = new TestChain(store, 1, Instant.parse("2024-01-01T06:30:00Z"), prefix)) {
+      shared.initGenesis(Genesis.empty());
+      shared.channels().add("channel-1", "osmosis-1");
+      shared.bank().set("uatom", 1000);
+      shared.keeper().addRateLimit(shared.ctx(), new Path("uatom", "channel-1"), new Quota(5, 5, 1));
+      RateLimitQueryServer s = new RateLimitQueryServer(shared.keeper());
+      assertEquals(1, s.allRateLimits(shared.ctx(), QueryAllRateLimitsRequest.getDefaultInstance())
+          .getRateLimitsCount());
+      BlockContext view = BlockContext.of(shared.height(), shared.time(),
+          new PrefixKvStore(store, prefix), EventSink.discarding());
+      RateLimitException e = assertThrows(RateLimitException.class,
+          () -> s.query(view, ALL, new byte[0]));
+      assertEquals(ErrorCode.HOUR_EPOCH_INVALID, e.code());
+      assertEquals("hour epoch missing or invalid: the store holds no hour epoch of the module:"
+          + " InitGenesis never ran on it, or it is not the store the keeper reads (give the"
+          + " chain's whole store; the keeper adds its prefix)", e.getMessage());
     }
   }
 
