@@ -1,7 +1,6 @@
 package dev.ratelimit.cli;
 
 import dev.ratelimit.cli.query.HomeSnapshot;
-import dev.ratelimit.cli.query.QueryOutput;
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.genesis.GenesisCodec;
@@ -64,7 +63,7 @@ final class GenesisCommand implements Callable<Integer> {
       try (HomeSnapshot snapshot = HomeSnapshot.open(home)) {
         snapshot.warnings().forEach(io::warn);
         var genesis = snapshot.keeper().exportGenesis(snapshot.context(Instant.EPOCH));
-        io.out().print(QueryOutput.protoJson(GenesisCodec.toProto(genesis)));
+        io.out().print(GenesisCodec.toJson(genesis) + "\n");
         io.out().flush();
       }
       return ExitCode.OK;

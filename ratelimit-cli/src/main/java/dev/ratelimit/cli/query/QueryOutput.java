@@ -6,42 +6,27 @@ import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.MessageOrBuilder;
-import com.google.protobuf.util.JsonFormat;
+import dev.ratelimit.core.genesis.ProtoJson;
 import dev.ratelimit.core.keeper.RemainingCapacity;
 import dev.ratelimit.core.model.RateLimit;
 import dev.ratelimit.core.model.WhitelistedAddressPair;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * How query answers print: protobuf JSON of the Go module's query responses (proto field names,
  * every field present, lists as {@code []} when empty), or aligned text tables.
  */
 public final class QueryOutput {
-  private static final JsonFormat.Printer PROTO_JSON =
-      JsonFormat.printer().preservingProtoFieldNames().alwaysPrintFieldsWithNoPresence();
-
-  /**
-   * JsonFormat's pretty form of an empty message (a line break and indentation between the
-   * braces). A JSON string holds no raw line break, so this never matches inside one.
-   */
-  private static final Pattern EMPTY_OBJECT = Pattern.compile("\\{\n\\s*}");
-
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private QueryOutput() {}
 
   /** Protobuf JSON of a message, ending with a newline; an empty message prints as {@code {}}. */
   public static String protoJson(MessageOrBuilder message) {
-    try {
-      return EMPTY_OBJECT.matcher(PROTO_JSON.print(message)).replaceAll("{}") + "\n";
-    } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("cannot print " + message.getClass().getSimpleName(), e);
-    }
+    return ProtoJson.print(message) + "\n";
   }
 
   /** A table of rate limits, one row each. */

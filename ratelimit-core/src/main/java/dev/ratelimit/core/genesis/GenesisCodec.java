@@ -86,17 +86,11 @@ public final class GenesisCodec {
 
   /**
    * Protobuf JSON with snake_case names, every list in canonical order, empty lists and zero
-   * numbers written out (as the Cosmos SDK's genesis export does).
+   * numbers written out (as the Cosmos SDK's genesis export does): {@link ProtoJson#print}, the
+   * text {@code ratelimit genesis export} prints.
    */
   public static String toJson(Genesis genesis) {
-    try {
-      return JsonFormat.printer()
-          .preservingProtoFieldNames()
-          .alwaysPrintFieldsWithNoPresence()
-          .print(toProto(genesis));
-    } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("cannot print genesis", e);
-    }
+    return ProtoJson.print(toProto(genesis));
   }
 
   /**

@@ -7,6 +7,9 @@ import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.MessageOrBuilder;
+import com.google.protobuf.util.JsonFormat;
 import dev.ratelimit.core.model.JsonSyntax;
 import dev.ratelimit.core.model.Texts;
 import java.util.Map;
@@ -29,7 +32,8 @@ import java.util.regex.Pattern;
  *       {@code "024"} or {@code "+24"}, which {@code JsonFormat} takes.
  * </ul>
  *
- * Everything else (unknown fields, ranges, timestamps) is left to {@code JsonFormat}.
+ * Everything else (unknown fields, ranges, timestamps) is left to {@code JsonFormat}. {@link
+ * #print} is the one way the module writes protobuf JSON.
  */
 public final class ProtoJson {
   /** RFC 8259's number grammar: what Go's protojson accepts inside an integer's string. */
@@ -37,6 +41,15 @@ public final class ProtoJson {
       Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
 
   private static final int MAX_SHOWN = 64;
+
+  private static final JsonFormat.Printer PRINTER =
+      JsonFormat.printer().preservingProtoFieldNames().alwaysPrintFieldsWithNoPresence();
+
+  /**
+   * JsonFormat's pretty form of an empty message (a line break and indentation between the
+   * braces). A JSON string holds no raw line break, so this never matches inside one.
+   */
+  private static final Pattern EMPTY_OBJECT = Pattern.compile("\\{\n\\s*}");
 
   private ProtoJson() {}
 
@@ -150,5 +163,18 @@ public final class ProtoJson {
       return Optional.of(byName);
     }
     return type.getFields().stream().filter(f -> f.getJsonName().equals(key)).findFirst();
+  }
+
+  /**
+   * Protobuf JSON as the module writes it (genesis export, query answers): proto field names
+   * (snake_case), every field present (an empty list as {@code []}, a zero as {@code "0"}, as
+   * the Cosmos SDK's export does), an empty message as {@code {}}; no trailing newline.
+   */
+  public static String print(MessageOrBuilder message) {
+    try {
+      return EMPTY_OBJECT.matcher(PRINTER.print(message)).replaceAll("{}");
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("cannot print " + message.getClass().getSimpleName(), e);
+    }
   }
 }

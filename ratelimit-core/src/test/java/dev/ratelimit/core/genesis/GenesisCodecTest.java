@@ -116,6 +116,7 @@ class GenesisCodecTest {
       assertTrue(json.contains("\"" + list + "\": []"), list + " in " + json);
     }
     assertTrue(json.contains("\"epoch_number\": \"0\""), json);
+    assertTrue(json.startsWith("{\n  \"params\": {},\n"), json); // an empty message as {}
     // read back: the same lists; an epoch numbered 0 is initialised again on import (SPEC §4)
     Genesis back = GenesisCodec.fromJson(json).genesis();
     assertEquals(
