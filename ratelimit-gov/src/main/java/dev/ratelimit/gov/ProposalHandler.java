@@ -58,7 +58,7 @@ public final class ProposalHandler {
                   + " ("
                   + shown(msg.getTypeUrl())
                   + ") failed: "
-                  + e.getMessage(),
+                  + e.detail(), // the code's description leads the new message already
               e);
         }
       }
