@@ -12,6 +12,7 @@ import dev.ratelimit.core.keeper.RemainingCapacity;
 import dev.ratelimit.core.model.Identifiers;
 import dev.ratelimit.core.model.Path;
 import dev.ratelimit.core.model.RateLimit;
+import dev.ratelimit.core.model.Texts;
 import dev.ratelimit.core.query.RateLimitQueryServer;
 import dev.ratelimit.proto.v1.QueryAllBlacklistedDenomsRequest;
 import dev.ratelimit.proto.v1.QueryAllRateLimitsRequest;
@@ -202,7 +203,7 @@ final class QueryCommands {
 
     @Override
     String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
-      if (chainId.isBlank()) {
+      if (Texts.isGoBlank(chainId)) { // Go's whitespace, as the query service decides
         // no chain has a blank id: an empty list would read as "no limits lead there"
         throw CliException.usage("CHAIN_ID must not be blank");
       }

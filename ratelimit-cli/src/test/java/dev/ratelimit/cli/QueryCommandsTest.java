@@ -241,13 +241,24 @@ class QueryCommandsTest {
     assertEquals("{\n  \"rate_limits\": []\n}\n", other.out());
   }
 
+  /** Blank as Go's {@code strings.TrimSpace} sees it, as the query service decides. */
   @ParameterizedTest
-  @ValueSource(strings = {"", " "})
+  @ValueSource(strings = {"", " ", "\u00a0", "\u2003\t"})
   void rateLimitsByChain_blankChainId_exit2(String chainId) {
     Cli r = query("rate-limits-by-chain", chainId);
     assertEquals(2, r.exit(), r.toString());
     assertEquals("", r.out());
     assertEquals(List.of("ratelimit: CHAIN_ID must not be blank"), r.errLines());
+  }
+
+  @Test
+  void rateLimitsByChain_aControlCharacterIsNoGoSpace_andLeadsNowhere() {
+    for (String output : List.of("text", "json")) { // Java's isBlank would have refused it
+      Cli r = query("rate-limits-by-chain", "\u001f", "--output", output);
+      assertEquals(0, r.exit(), r.toString());
+    }
+    assertEquals("{\n  \"rate_limits\": []\n}\n",
+        query("rate-limits-by-chain", "\u001f", "--output", "json").out());
   }
 
   @Test

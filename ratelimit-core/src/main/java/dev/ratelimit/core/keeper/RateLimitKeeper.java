@@ -630,7 +630,7 @@ public final class RateLimitKeeper {
       ctx.emitDurable(
           RateLimitEvents.flowOverflow(
               direction, packet.denom(), packet.channelOrClientId(), packet.amount(), msg));
-      throw new RateLimitException(ErrorCode.FLOW_OVERFLOW, msg);
+      throw new RateLimitException(ErrorCode.FLOW_OVERFLOW, msg, e);
     }
     if (!decision.allowed()) {
       String msg = quotaExceededMessage(ctx, direction, packet.path(), flow, quota, decision);
@@ -794,15 +794,16 @@ public final class RateLimitKeeper {
   /**
    * The capacity left on a path in the current window and when it resets.
    *
-   * @throws RateLimitException {@link ErrorCode#RATE_LIMIT_NOT_FOUND}, or {@link
-   *     ErrorCode#HOUR_EPOCH_INVALID} when no epoch is stored
+   * @throws RateLimitException {@link ErrorCode#HOUR_EPOCH_INVALID} when no epoch is stored (checked
+   *     first: a store InitGenesis never ran on, or not the one this keeper reads, must not answer
+   *     "no limit"), {@link ErrorCode#RATE_LIMIT_NOT_FOUND}
    */
   public RemainingCapacity remainingCapacity(BlockContext ctx, Path path) {
-    RateLimit rl = requireRateLimit(ctx, path);
     HourEpoch epoch =
         getHourEpoch(ctx)
             .orElseThrow(
                 () -> new RateLimitException(ErrorCode.HOUR_EPOCH_INVALID, "no hour epoch stored"));
+    RateLimit rl = requireRateLimit(ctx, path);
     Instant resetsAt = EpochRules.windowResetsAt(epoch, rl.quota().durationHours());
     return new RemainingCapacity(
         path,

@@ -42,10 +42,12 @@ import java.util.function.BiFunction;
  * /ratelimit.v1.Query/AllRateLimits}) with protobuf bytes in and out, as a Cosmos SDK chain
  * serves {@code abci_query}. A gRPC server, if the host runs one, calls the typed methods.
  *
- * <p>Answers as the Go module's query server does, except where SPEC §7 differs: an invalid
- * channel or client id is code 8, and ids whose chain cannot be resolved are skipped by {@code
- * RateLimitsByChainId}. {@code RateLimit} of a path without a limit answers an empty response
- * (no {@code rate_limit}), as in Go. Remaining capacity has no message on the wire: it is {@link
+ * <p>Answers as the Go module's query server does, except: an invalid channel or client id is
+ * code 8 and ids whose chain cannot be resolved are skipped by {@code RateLimitsByChainId} (SPEC
+ * §7); an empty denom in {@code RateLimit} and a blank chain id are {@code invalid_request} (Go
+ * answers an empty response: no limit can have either, and "none" would hide the caller's
+ * mistake); a store without the module's hour epoch is code 13 (below). {@code RateLimit} of a
+ * path without a limit answers an empty response (no {@code rate_limit}), as in Go. Remaining capacity has no message on the wire: it is {@link
  * RateLimitKeeper#remainingCapacity}.
  *
  * <p>Queries read through a {@link BlockContext} like everything else: outside a block, give it
@@ -107,7 +109,7 @@ public final class RateLimitQueryServer {
 
   /** Every rate limit, in canonical order (channel or client id, then denom). */
   public QueryAllRateLimitsResponse allRateLimits(BlockContext ctx, QueryAllRateLimitsRequest req) {
-    requireInitialized(ctx);
+    requireInitialized(ctx, req);
     return QueryAllRateLimitsResponse.newBuilder()
         .addAllRateLimits(wire(keeper.getAllRateLimits(ctx)))
         .build();
@@ -120,7 +122,7 @@ public final class RateLimitQueryServer {
    *     {@link ErrorCode#INVALID_REQUEST} for an empty or malformed denom
    */
   public QueryRateLimitResponse rateLimit(BlockContext ctx, QueryRateLimitRequest req) {
-    requireInitialized(ctx);
+    requireInitialized(ctx, req);
     requireId(req.getChannelOrClientId());
     Path path;
     try {
@@ -142,7 +144,7 @@ public final class RateLimitQueryServer {
    */
   public QueryRateLimitsByChainIdResponse rateLimitsByChainId(
       BlockContext ctx, QueryRateLimitsByChainIdRequest req) {
-    requireInitialized(ctx);
+    requireInitialized(ctx, req);
     if (Texts.isGoBlank(req.getChainId())) {
       throw new RateLimitException(ErrorCode.INVALID_REQUEST, "chain_id must not be blank");
     }
@@ -158,7 +160,7 @@ public final class RateLimitQueryServer {
    */
   public QueryRateLimitsByChannelOrClientIdResponse rateLimitsByChannelOrClientId(
       BlockContext ctx, QueryRateLimitsByChannelOrClientIdRequest req) {
-    requireInitialized(ctx);
+    requireInitialized(ctx, req);
     return QueryRateLimitsByChannelOrClientIdResponse.newBuilder()
         .addAllRateLimits(
             wire(keeper.getRateLimitsByChannelOrClient(ctx, req.getChannelOrClientId())))
@@ -168,7 +170,7 @@ public final class RateLimitQueryServer {
   /** Every blacklisted denom, in canonical order. */
   public QueryAllBlacklistedDenomsResponse allBlacklistedDenoms(
       BlockContext ctx, QueryAllBlacklistedDenomsRequest req) {
-    requireInitialized(ctx);
+    requireInitialized(ctx, req);
     return QueryAllBlacklistedDenomsResponse.newBuilder()
         .addAllDenoms(keeper.getAllBlacklistedDenoms(ctx))
         .build();
@@ -177,7 +179,7 @@ public final class RateLimitQueryServer {
   /** Every whitelisted (sender, receiver) pair, in canonical order. */
   public QueryAllWhitelistedAddressesResponse allWhitelistedAddresses(
       BlockContext ctx, QueryAllWhitelistedAddressesRequest req) {
-    requireInitialized(ctx);
+    requireInitialized(ctx, req);
     QueryAllWhitelistedAddressesResponse.Builder b = QueryAllWhitelistedAddressesResponse.newBuilder();
     keeper.getAllWhitelistedAddressPairs(ctx).forEach(p -> b.addAddressPairs(GenesisCodec.toProto(p)));
     return b.build();
@@ -189,7 +191,9 @@ public final class RateLimitQueryServer {
     return limits.stream().map(GenesisCodec::toProto).toList();
   }
 
-  private void requireInitialized(BlockContext ctx) {
+  private void requireInitialized(BlockContext ctx, Object request) {
+    Objects.requireNonNull(ctx, "ctx");
+    Objects.requireNonNull(request, "request");
     if (keeper.getHourEpoch(ctx).isEmpty()) {
       throw new RateLimitException(ErrorCode.HOUR_EPOCH_INVALID,
           "the store holds no hour epoch of the module: InitGenesis never ran on it, or it is not"

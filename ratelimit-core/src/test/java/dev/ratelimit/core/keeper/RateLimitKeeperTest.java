@@ -908,6 +908,9 @@ class RateLimitKeeperTest {
                 new Quota(1, 1, 1), flow(0, 0, 10)));
             bare.keeper().remainingCapacity(bare.ctx(), path("uatom", "channel-1"));
           }).code());
+      // checked before the limit: a store without the epoch never answers "no limit" (code 2)
+      assertEquals(ErrorCode.HOUR_EPOCH_INVALID, assertThrows(RateLimitException.class,
+          () -> bare.keeper().remainingCapacity(bare.ctx(), path("ustrd", "channel-1"))).code());
     }
   }
 

@@ -313,6 +313,24 @@ class RateLimitQueryServerTest {
   }
 
   @Test
+  void nullArguments_areRefusedByEveryMethod() {
+    List<Executable> calls = List.of(
+        () -> server.allRateLimits(chain.ctx(), null),
+        () -> server.rateLimit(chain.ctx(), null),
+        () -> server.rateLimitsByChainId(chain.ctx(), null),
+        () -> server.rateLimitsByChannelOrClientId(chain.ctx(), null),
+        () -> server.allBlacklistedDenoms(chain.ctx(), null),
+        () -> server.allWhitelistedAddresses(chain.ctx(), null),
+        () -> server.allRateLimits(null, QueryAllRateLimitsRequest.getDefaultInstance()),
+        () -> server.query(chain.ctx(), ALL, null),
+        () -> server.query(chain.ctx(), null, new byte[0]),
+        () -> server.query(null, ALL, new byte[0]));
+    for (Executable call : calls) {
+      assertThrows(NullPointerException.class, call);
+    }
+  }
+
+  @Test
   void queries_writeNothing() throws Exception {
     String before = chain.digest();
     for (String path : server.paths()) {
