@@ -47,8 +47,8 @@ import java.util.function.BiFunction;
  * §7); an empty denom in {@code RateLimit} and a blank chain id are {@code invalid_request} (Go
  * answers an empty response: no limit can have either, and "none" would hide the caller's
  * mistake); a store without the module's hour epoch is code 13 (below). {@code RateLimit} of a
- * path without a limit answers an empty response (no {@code rate_limit}), as in Go. Remaining capacity has no message on the wire: it is {@link
- * RateLimitKeeper#remainingCapacity}.
+ * path without a limit answers an empty response (no {@code rate_limit}), as in Go. Remaining
+ * capacity has no message on the wire: it is {@link RateLimitKeeper#remainingCapacity}.
  *
  * <p>Queries read through a {@link BlockContext} like everything else: outside a block, give it
  * the chain's committed store (the whole store, as blocks get it: the keeper adds its prefix) and
@@ -68,7 +68,8 @@ public final class RateLimitQueryServer {
     Map<String, Route<?>> r = new TreeMap<>(); // sorted: errors list the paths in a stable order
     add(r, "AllRateLimits", QueryAllRateLimitsRequest.parser(), this::allRateLimits);
     add(r, "RateLimit", QueryRateLimitRequest.parser(), this::rateLimit);
-    add(r, "RateLimitsByChainId", QueryRateLimitsByChainIdRequest.parser(), this::rateLimitsByChainId);
+    add(r, "RateLimitsByChainId", QueryRateLimitsByChainIdRequest.parser(),
+        this::rateLimitsByChainId);
     add(r, "RateLimitsByChannelOrClientId", QueryRateLimitsByChannelOrClientIdRequest.parser(),
         this::rateLimitsByChannelOrClientId);
     add(r, "AllBlacklistedDenoms", QueryAllBlacklistedDenomsRequest.parser(),
@@ -180,8 +181,10 @@ public final class RateLimitQueryServer {
   public QueryAllWhitelistedAddressesResponse allWhitelistedAddresses(
       BlockContext ctx, QueryAllWhitelistedAddressesRequest req) {
     requireInitialized(ctx, req);
-    QueryAllWhitelistedAddressesResponse.Builder b = QueryAllWhitelistedAddressesResponse.newBuilder();
-    keeper.getAllWhitelistedAddressPairs(ctx).forEach(p -> b.addAddressPairs(GenesisCodec.toProto(p)));
+    QueryAllWhitelistedAddressesResponse.Builder b =
+        QueryAllWhitelistedAddressesResponse.newBuilder();
+    keeper.getAllWhitelistedAddressPairs(ctx)
+        .forEach(p -> b.addAddressPairs(GenesisCodec.toProto(p)));
     return b.build();
   }
 
