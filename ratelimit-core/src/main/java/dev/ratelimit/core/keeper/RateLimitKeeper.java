@@ -322,7 +322,12 @@ public final class RateLimitKeeper {
     return new StorageException("rate limit " + path + " is indexed but has no row");
   }
 
-  private static void requireQueryId(String channelOrClientId) {
+  /**
+   * Refuses what a query names as a channel or client when it is neither (SPEC §6).
+   *
+   * @throws RateLimitException {@link ErrorCode#INVALID_CHANNEL_OR_CLIENT_ID}
+   */
+  public static void requireQueryId(String channelOrClientId) {
     if (!Identifiers.isChannelOrClientId(channelOrClientId)) {
       throw new RateLimitException(
           ErrorCode.INVALID_CHANNEL_OR_CLIENT_ID,

@@ -10,7 +10,6 @@ import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.genesis.GenesisCodec;
 import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.keeper.RateLimitKeeper;
-import dev.ratelimit.core.model.Identifiers;
 import dev.ratelimit.core.model.Path;
 import dev.ratelimit.core.model.RateLimit;
 import dev.ratelimit.core.model.Texts;
@@ -124,7 +123,7 @@ public final class RateLimitQueryServer {
    */
   public QueryRateLimitResponse rateLimit(BlockContext ctx, QueryRateLimitRequest req) {
     requireInitialized(ctx, req);
-    requireId(req.getChannelOrClientId());
+    RateLimitKeeper.requireQueryId(req.getChannelOrClientId());
     Path path;
     try {
       path = new Path(req.getDenom(), req.getChannelOrClientId());
@@ -202,13 +201,6 @@ public final class RateLimitQueryServer {
           "the store holds no hour epoch of the module: InitGenesis never ran on it, or it is not"
               + " the store the keeper reads (give the chain's whole store; the keeper adds its"
               + " prefix)");
-    }
-  }
-
-  private static void requireId(String id) {
-    if (!Identifiers.isChannelOrClientId(id)) {
-      throw new RateLimitException(
-          ErrorCode.INVALID_CHANNEL_OR_CLIENT_ID, "not a channel or client id: " + Texts.quote(id));
     }
   }
 
