@@ -6,6 +6,7 @@ import dev.ratelimit.cli.query.Output;
 import dev.ratelimit.cli.query.QueryOutput;
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
+import dev.ratelimit.core.genesis.GenesisCodec;
 import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.keeper.RateLimitKeeper;
 import dev.ratelimit.core.keeper.RemainingCapacity;
@@ -17,7 +18,7 @@ import dev.ratelimit.core.query.RateLimitQueryServer;
 import dev.ratelimit.proto.v1.QueryAllBlacklistedDenomsRequest;
 import dev.ratelimit.proto.v1.QueryAllRateLimitsRequest;
 import dev.ratelimit.proto.v1.QueryAllWhitelistedAddressesRequest;
-import dev.ratelimit.proto.v1.QueryRateLimitRequest;
+import dev.ratelimit.proto.v1.QueryRateLimitResponse;
 import dev.ratelimit.proto.v1.QueryRateLimitsByChainIdRequest;
 import dev.ratelimit.proto.v1.QueryRateLimitsByChannelOrClientIdRequest;
 import java.time.Instant;
@@ -173,9 +174,9 @@ final class QueryCommands {
       if (rl.isEmpty()) { // the service answers an empty response, as Go's; an operator wants to know
         throw new RateLimitException(ErrorCode.RATE_LIMIT_NOT_FOUND, "no rate limit on " + path);
       }
-      return output == Output.json
-          ? QueryOutput.protoJson(queries(keeper).rateLimit(ctx,
-              QueryRateLimitRequest.newBuilder().setDenom(denom).setChannelOrClientId(id).build()))
+      return output == Output.json // the limit read once: the service's response, built from it
+          ? QueryOutput.protoJson(
+              QueryRateLimitResponse.newBuilder().setRateLimit(GenesisCodec.toProto(rl.get())))
           : QueryOutput.rateLimitsTable(List.of(rl.get()));
     }
   }
