@@ -10,7 +10,8 @@ import java.util.Optional;
  * <p>Arrays passed in are not retained after the call returns; arrays returned are the caller's.
  * Keys and values must not be {@code null} ({@link NullPointerException}); an empty value is a
  * value, distinct from absence. Implementations are not thread-safe unless they say so: a chain
- * applies blocks from one thread.
+ * applies blocks from one thread. An engine of the host's own is checked against this contract
+ * by extending {@code KvStoreContractTest} from this module's test jar.
  */
 public interface KvStore {
 

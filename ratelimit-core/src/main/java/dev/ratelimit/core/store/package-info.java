@@ -8,7 +8,8 @@
  *   <li>{@link dev.ratelimit.core.store.MemoryKvStore} (tests, embedding) and {@link
  *       dev.ratelimit.core.store.LevelDbKvStore} (on disk, iq80 LevelDB) order keys identically:
  *       unsigned bytewise, see {@link dev.ratelimit.core.store.Bytes#compare}. Both pass the same
- *       contract tests, so code tested in memory iterates the same way on disk.
+ *       contract tests, so code tested in memory iterates the same way on disk. A host's own
+ *       engine runs them too: {@code KvStoreContractTest}, in this module's test jar.
  *   <li>{@link dev.ratelimit.core.store.KvStore#branch()} gives a {@link
  *       dev.ratelimit.core.store.KvBranch}: writes stay in the branch until {@code commit()}
  *       applies them to the parent in one atomic write, or {@code discard()}/{@code close()} drops

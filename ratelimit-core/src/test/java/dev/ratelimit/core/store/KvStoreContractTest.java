@@ -9,9 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +26,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The behaviour every {@link KvStore} engine must share, run once per engine by a subclass. Scans
  * are asserted as exact lists of {@code hexkey=hexvalue} so that order and content both count.
+ *
+ * <p>Shipped in {@code ratelimit-core}'s test jar for hosts with an engine of their own: extend
+ * it from any package and implement {@link #newStore()} (README, "Your own store engine").
  */
 public abstract class KvStoreContractTest {
 
@@ -138,7 +146,9 @@ public abstract class KvStoreContractTest {
     assertEquals(List.of(), dumpKeys(store.scan(hex("10"), hex("10"))));
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> store.scan(hex("20"), hex("10")));
-    assertTrue(e.getMessage().contains("20") && e.getMessage().contains("10"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("20") && e.getMessage().contains("10"),
+        "the error names both bounds (in hex): " + e.getMessage());
     // 0x80 > 0x7f unsigned: this range is not inverted
     assertDoesNotThrow(() -> store.scan(hex("7f"), hex("80")).close());
   }
@@ -475,6 +485,167 @@ public abstract class KvStoreContractTest {
     }
   }
 
+  // ---------------------------------------------------------------- any bytes, any sequence
+
+  /** The module's keys hold 0x00 terminators and 0xff escapes: no byte value is special. */
+  @Test
+  void everyByteValue_inKeysAndValues_isKeptExactlyAndOrderedUnsigned() {
+    List<String> expected = new ArrayList<>(); // key b, then b 00 00, for b from 00 to ff
+    for (int b = 0; b < 256; b++) {
+      expected.add(String.format(Locale.ROOT, "%02x=%02x00ff", b, b));
+      expected.add(String.format(Locale.ROOT, "%02x0000=", b));
+    }
+    for (int i = 0; i < 256; i++) {
+      int b = (i * 167) % 256; // every value once, out of order
+      store.put(new byte[] {(byte) b}, new byte[] {(byte) b, 0, (byte) 0xff});
+      store.put(new byte[] {(byte) b, 0, 0}, new byte[0]);
+    }
+    assertEquals(expected, dump(store));
+    assertEquals(Optional.of("0000ff"), store.get(hex("00")).map(Bytes::hex));
+    assertEquals(Optional.of(""), store.get(hex("ff0000")).map(Bytes::hex));
+    assertEquals(Optional.empty(), store.get(hex("ff00")).map(Bytes::hex));
+  }
+
+  @Test
+  void longKeysAndLargeValues_roundTrip() {
+    byte[] key = new byte[2048];
+    byte[] value = new byte[1 << 20];
+    for (int i = 0; i < key.length; i++) {
+      key[i] = (byte) (i * 31 + 7);
+    }
+    for (int i = 0; i < value.length; i++) {
+      value[i] = (byte) (i * 131 + i / 256);
+    }
+    store.put(key, value);
+    assertEquals(Bytes.hex(value), store.get(key).map(Bytes::hex).orElseThrow());
+    byte[] shorter = Arrays.copyOf(key, key.length - 1);
+    assertFalse(store.has(shorter));
+    assertEquals(
+        List.of(Bytes.hex(key)), dumpKeys(store.scanPrefix(Arrays.copyOf(key, 1000))));
+  }
+
+  /**
+   * Random puts, deletes, batches, reads, range and prefix scans and nested branches (committed
+   * or discarded) agree with a sorted map of unsigned keys after every step. Keys are 1-3 bytes
+   * from {00, 01, 7f, 80, fe, ff}, so keys collide, nest as prefixes and sit at the sign edge.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+  void randomOperations_agreeWithASortedMapModel(long seed) {
+    SplittableRandom random = new SplittableRandom(seed);
+    TreeMap<byte[], byte[]> model = new TreeMap<>(Arrays::compareUnsigned);
+    for (int step = 0; step < 300; step++) {
+      randomStep(store, model, random, 0, "seed " + seed + " step " + step);
+    }
+    assertEquals(render(model), dump(store));
+  }
+
+  private static void randomStep(
+      KvStore kv, TreeMap<byte[], byte[]> model, SplittableRandom random,
+      int depth, String where) {
+    int op = random.nextInt(depth < 2 ? 12 : 11);
+    byte[] key = randomKey(random);
+    switch (op) {
+      case 0, 1, 2 -> {
+        byte[] value = randomValue(random);
+        kv.put(key, value);
+        model.put(key, value);
+      }
+      case 3 -> {
+        kv.delete(key);
+        model.remove(key);
+      }
+      case 4 -> assertEquals(
+          Optional.ofNullable(model.get(key)).map(Bytes::hex),
+          kv.get(key).map(Bytes::hex), where + ": get " + Bytes.hex(key));
+      case 5 -> assertEquals(model.containsKey(key), kv.has(key), where + ": has " + Bytes.hex(key));
+      case 6, 7 -> {
+        byte[] from = random.nextInt(4) == 0 ? null : key;
+        byte[] to = random.nextInt(4) == 0 ? null : randomKey(random);
+        if (from != null && to != null && Arrays.compareUnsigned(from, to) > 0) {
+          byte[] swap = from;
+          from = to;
+          to = swap;
+        }
+        SortedMap<byte[], byte[]> range = model;
+        range = from == null ? range : range.tailMap(from);
+        range = to == null ? range : range.headMap(to);
+        assertEquals(render(range), dumpEntries(kv.scan(from, to)),
+            where + ": scan " + (from == null ? "-" : Bytes.hex(from)) + ".."
+                + (to == null ? "-" : Bytes.hex(to)));
+      }
+      case 8 -> {
+        byte[] prefix = Arrays.copyOf(key, random.nextInt(key.length + 1));
+        TreeMap<byte[], byte[]> matching = new TreeMap<>(model.comparator());
+        model.forEach((k, v) -> {
+          if (k.length >= prefix.length
+              && Arrays.equals(k, 0, prefix.length, prefix, 0, prefix.length)) {
+            matching.put(k, v);
+          }
+        });
+        assertEquals(render(matching), dumpEntries(kv.scanPrefix(prefix)),
+            where + ": prefix " + Bytes.hex(prefix));
+      }
+      case 9, 10 -> {
+        WriteBatch batch = new WriteBatch();
+        for (int i = random.nextInt(5); i > 0; i--) {
+          byte[] k = randomKey(random);
+          if (random.nextInt(3) == 0) {
+            batch.delete(k);
+            model.remove(k);
+          } else {
+            byte[] v = randomValue(random);
+            batch.put(k, v);
+            model.put(k, v);
+          }
+        }
+        kv.write(batch);
+      }
+      default -> {
+        TreeMap<byte[], byte[]> branched = new TreeMap<>(model);
+        List<String> parentBefore = dump(kv);
+        try (KvBranch branch = kv.branch()) {
+          for (int i = random.nextInt(12); i > 0; i--) {
+            randomStep(branch, branched, random, depth + 1, where + " branch");
+          }
+          assertEquals(render(branched), dump(branch), where + ": branch");
+          assertEquals(parentBefore, dump(kv), where + ": parent while branched");
+          if (random.nextBoolean()) {
+            branch.commit();
+            model.clear();
+            model.putAll(branched);
+          }
+        }
+      }
+    }
+    if (depth == 0) {
+      assertEquals(render(model), dump(kv), where);
+    }
+  }
+
+  private static final byte[] KEY_BYTES = {0x00, 0x01, 0x7f, (byte) 0x80, (byte) 0xfe, (byte) 0xff};
+
+  private static byte[] randomKey(SplittableRandom random) {
+    byte[] key = new byte[1 + random.nextInt(3)];
+    for (int i = 0; i < key.length; i++) {
+      key[i] = KEY_BYTES[random.nextInt(KEY_BYTES.length)];
+    }
+    return key;
+  }
+
+  private static byte[] randomValue(SplittableRandom random) {
+    byte[] value = new byte[random.nextInt(4)];
+    random.nextBytes(value);
+    return value;
+  }
+
+  /** {@code map} as {@link #dump} shows a store. */
+  private static List<String> render(SortedMap<byte[], byte[]> map) {
+    List<String> out = new ArrayList<>();
+    map.forEach((k, v) -> out.add(Bytes.hex(k) + "=" + Bytes.hex(v)));
+    return out;
+  }
+
   // ---------------------------------------------------------------- digest
 
   @Test
@@ -528,6 +699,15 @@ public abstract class KvStoreContractTest {
   protected static List<String> dump(KvStore kv) {
     List<String> out = new ArrayList<>();
     try (KvScan scan = kv.scan(null, null)) {
+      scan.forEachRemaining(e -> out.add(e.toString()));
+    }
+    return out;
+  }
+
+  /** The entries of {@code scan} as {@code hexkey=hexvalue}, in order; closes the scan. */
+  private static List<String> dumpEntries(KvScan scan) {
+    List<String> out = new ArrayList<>();
+    try (scan) {
       scan.forEachRemaining(e -> out.add(e.toString()));
     }
     return out;
