@@ -9,7 +9,8 @@ import java.nio.charset.StandardCharsets;
  * them: a string is its UTF-8 bytes with each 0x00 written as 0x00 0xFF, then a 0x00 terminator;
  * a number is 8 bytes big-endian (unsigned). So keys never collide, {@code channel-1} is not a
  * prefix of {@code channel-11}, and byte order is the canonical order (strings by unsigned UTF-8
- * bytes, then numbers numerically).
+ * bytes, then numbers numerically). Read front to back, a number whose first byte is 0xFF right
+ * after a string's terminator reads like an escaped 0x00: no table puts a number after a string.
  */
 final class KeyEncoding {
   private KeyEncoding() {}
@@ -105,24 +106,6 @@ final class KeyEncoding {
       this.key = key;
       this.pos = 1;
       this.limit = key.length;
-    }
-
-    /**
-     * Reads the number that ends the key, before the parts in front of it. Needed when a string
-     * precedes a number: a number whose first byte is 0xFF (at or above 0xFF00000000000000) right
-     * after a string's 0x00 terminator reads like an escaped 0x00 ({@code 00 FF}) when read front
-     * to back.
-     */
-    long trailingU64() {
-      if (limit - pos < 8) {
-        throw new StorageException("truncated number in key");
-      }
-      limit -= 8;
-      long v = 0;
-      for (int i = limit; i < limit + 8; i++) {
-        v = (v << 8) | (key[i] & 0xFF);
-      }
-      return v;
     }
 
     String string() {

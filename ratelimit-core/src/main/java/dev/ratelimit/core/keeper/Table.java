@@ -38,9 +38,6 @@ final class Table<K, V> {
     V decode(byte[] bytes);
   }
 
-  /** A decoded row. */
-  record Row<K, V>(K key, V value) {}
-
   private final byte id;
   private final String name;
   private final KeyCodec<K> keys;
@@ -107,13 +104,6 @@ final class Table<K, V> {
 
   void delete(KvStore store, K key) {
     store.delete(key(key));
-  }
-
-  /** Every row under {@code prefix}, in key order. */
-  List<Row<K, V>> rows(KvStore store, byte[] prefix) {
-    List<Row<K, V>> out = new ArrayList<>();
-    forEach(store, prefix, (k, v) -> out.add(new Row<>(k, v)));
-    return out;
   }
 
   /** Every value under {@code prefix}, in key order (for tables whose keys cannot be read back). */

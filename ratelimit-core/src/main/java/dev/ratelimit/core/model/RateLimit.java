@@ -10,11 +10,8 @@ public record RateLimit(Path path, Quota quota, Flow flow) {
     Objects.requireNonNull(flow, "flow");
   }
 
+  /** This limit with {@code newFlow} in place of its flow. */
   public RateLimit withFlow(Flow newFlow) {
     return new RateLimit(path, quota, newFlow);
-  }
-
-  public RateLimit withQuota(Quota newQuota) {
-    return new RateLimit(path, newQuota, flow);
   }
 }
