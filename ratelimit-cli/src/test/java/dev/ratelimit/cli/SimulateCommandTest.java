@@ -120,6 +120,9 @@ class SimulateCommandTest {
             + " ratelimit_invalid_packet{module=ratelimit, channel_or_client=channel-0, code=9,"
             + " error=invalid packet data: missing key \"amount\"} (fewer than expected)",
         w + "23 (write_ack): expected code 4 got ok",
+        w + "25 (timeout): expected event ratelimit_invalid_packet{code=10} got"
+            + " ratelimit_invalid_packet{module=ratelimit, channel_or_client=channel-0, code=9,"
+            + " error=invalid packet data: missing key \"amount\"}",
         f + ": genesis rejected with another code: genesis: expected code 13 got " + BAD_GENESIS,
         f + ": genesis rejected where ok was expected: genesis: expected ok got " + BAD_GENESIS,
         "1 passed, 3 failed"), r.outLines());
@@ -136,6 +139,19 @@ class SimulateCommandTest {
         w + "step 5 (check_rate_limit): mismatch: quota {send 10%, recv 10%, 24h} flow {inflow 0,"
             + " outflow 10, channel_value 1000}",
         w + "step 24 (check_blacklist): as expected",
+        // what a query answered, shown beside its mismatches: a list, a capacity, an error
+        w + "step 15 (check_query): mismatch: paths [channel-0/ustrd]",
+        w + "step 16 (check_query): mismatch: send {threshold 100, net_flow 10, remaining 90}"
+            + " recv {threshold 100, net_flow -10, remaining 110} window_resets_at"
+            + " 2024-01-02T00:00:00Z seconds_until_reset 86400",
+        w + "step 17 (check_query): mismatch: code 2 (rate limit not found: no rate limit on"
+            + " channel-0/uatom)",
+        w + "step 18 (check_query): mismatch: send {threshold 100, net_flow 10, remaining 90}"
+            + " recv {threshold 100, net_flow -10, remaining 110} window_resets_at"
+            + " 2024-01-02T00:00:00Z seconds_until_reset 86400",
+        w + "step 19 (check_query): mismatch: code 2 (rate limit not found: no rate limit on"
+            + " channel-0/uatom)",
+        w + "step 20 (ack): ok, app called",
         f + ": genesis rejected as expected: its steps do not run: genesis: rejected: " + BAD_GENESIS,
         f + ": genesis rejected as expected: its steps do not run: passed")) {
       assertTrue(lines.contains(line), line + " in " + lines);
