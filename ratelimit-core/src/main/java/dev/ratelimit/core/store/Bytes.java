@@ -72,8 +72,14 @@ public final class Bytes {
     }
   }
 
-  /** Rejects a range whose lower bound sorts after its upper bound ({@code null} = unbounded). */
-  static void checkRange(byte[] fromInclusive, byte[] toExclusive) {
+  /**
+   * Rejects a range whose lower bound sorts after its upper bound ({@code null} = unbounded), with
+   * a message naming both in hex: the check every {@link KvStore#scan} makes, for engines to share.
+   *
+   * @throws IllegalArgumentException if both bounds are given and {@code fromInclusive} sorts after
+   *     {@code toExclusive}
+   */
+  public static void checkRange(byte[] fromInclusive, byte[] toExclusive) {
     if (fromInclusive != null && toExclusive != null && compare(fromInclusive, toExclusive) > 0) {
       throw new IllegalArgumentException(
           "scan range is inverted: fromInclusive "

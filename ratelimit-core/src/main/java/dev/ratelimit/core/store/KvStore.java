@@ -36,7 +36,8 @@ public interface KvStore {
    * returns.
    *
    * @throws IllegalArgumentException if both bounds are given and {@code fromInclusive} sorts after
-   *     {@code toExclusive} (equal bounds give an empty scan)
+   *     {@code toExclusive} (equal bounds give an empty scan), naming both in hex: {@link
+   *     Bytes#checkRange}
    */
   KvScan scan(byte[] fromInclusive, byte[] toExclusive);
 

@@ -15,6 +15,7 @@ import dev.ratelimit.core.host.IbcChannels;
 import dev.ratelimit.core.inject.RateLimitCoreModule;
 import dev.ratelimit.core.keeper.RateLimitKeeper;
 import dev.ratelimit.core.model.Path;
+import dev.ratelimit.core.store.KvScan;
 import dev.ratelimit.core.store.MemoryKvStore;
 import dev.ratelimit.gov.AddressCodec;
 import dev.ratelimit.gov.MsgRouter;
@@ -22,7 +23,9 @@ import dev.ratelimit.gov.ProposalHandler;
 import dev.ratelimit.gov.RateLimitMsgHandler;
 import dev.ratelimit.proto.v1.MsgAddRateLimit;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import javax.inject.Named;
@@ -47,6 +50,7 @@ class RateLimitGovModuleTest {
     interface Factory {
       DefaultCodecApp create(
           @BindsInstance @Named(RateLimitGovModule.AUTHORITY) String authority,
+          @BindsInstance @Named(RateLimitCoreModule.STORE_PREFIX) byte[] storePrefix,
           @BindsInstance BankSupply bank,
           @BindsInstance IbcChannels channels);
     }
@@ -64,12 +68,15 @@ class RateLimitGovModuleTest {
     interface Factory {
       CustomCodecApp create(
           @BindsInstance @Named(RateLimitGovModule.AUTHORITY) String authority,
+          @BindsInstance @Named(RateLimitCoreModule.STORE_PREFIX) byte[] storePrefix,
           @BindsInstance BankSupply bank,
           @BindsInstance IbcChannels channels,
           @BindsInstance AddressCodec addressCodec);
     }
   }
 
+  private static final byte[] PREFIX = "g/".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] NONE = new byte[0]; // a store of the module's own
   private static final BankSupply BANK = (ctx, denom) -> BigInteger.valueOf(1000);
   private static final IbcChannels CHANNELS =
       new IbcChannels() {
@@ -106,10 +113,17 @@ class RateLimitGovModuleTest {
   @Test
   void defaultWiring_executesAProposalThroughTheSharedKeeper() {
     DefaultCodecApp app =
-        DaggerRateLimitGovModuleTest_DefaultCodecApp.factory().create("gov", BANK, CHANNELS);
+        DaggerRateLimitGovModuleTest_DefaultCodecApp.factory().create("gov", PREFIX, BANK, CHANNELS);
     assertEquals("gov", app.handler().authority());
 
     app.proposals().execute(ctx, List.of(addSignedBy("gov")));
+    // the keeper writes under the bound prefix, nothing at the store's root
+    List<String> keys = new ArrayList<>();
+    try (KvScan scan = ctx.store().scan(null, null)) {
+      scan.forEachRemaining(e -> keys.add(new String(e.key(), 0, 2, StandardCharsets.ISO_8859_1)));
+    }
+    assertEquals(false, keys.isEmpty());
+    assertEquals(List.of("g/"), keys.stream().distinct().toList());
 
     // the keeper the governance handlers write through is the component's singleton keeper
     assertEquals(true, app.keeper().hasRateLimit(ctx, new Path("ustrd", "channel-0")));
@@ -123,7 +137,7 @@ class RateLimitGovModuleTest {
   @Test
   void defaultWiring_rejectsABlankAuthority() {
     DefaultCodecApp app =
-        DaggerRateLimitGovModuleTest_DefaultCodecApp.factory().create(" ", BANK, CHANNELS);
+        DaggerRateLimitGovModuleTest_DefaultCodecApp.factory().create(" ", NONE, BANK, CHANNELS);
     assertThrows(IllegalArgumentException.class, app::handler);
   }
 
@@ -137,7 +151,7 @@ class RateLimitGovModuleTest {
         };
     CustomCodecApp app =
         DaggerRateLimitGovModuleTest_CustomCodecApp.factory()
-            .create("stride1gov", BANK, CHANNELS, stridePrefix);
+            .create("stride1gov", NONE, BANK, CHANNELS, stridePrefix);
 
     // a well-formed stranger is unauthorized, a malformed address is an invalid address
     RateLimitException e =
@@ -160,6 +174,7 @@ class RateLimitGovModuleTest {
         DaggerRateLimitGovModuleTest_CustomCodecApp.factory()
             .create(
                 "gov",
+                NONE,
                 BANK,
                 CHANNELS,
                 a -> {
