@@ -91,6 +91,18 @@ public final class Addresses {
     }
   }
 
+  /**
+   * {@link #validate}, failing as the governance module's {@code AddressCodec} must: with an {@link
+   * IllegalArgumentException} (which it reports as {@code invalid_address}).
+   */
+  public static void requireValid(String prefix, String address) {
+    try {
+      validate(prefix, address);
+    } catch (TxException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+  }
+
   private static byte[] first20(byte[] digest) {
     return Arrays.copyOf(digest, ADDRESS_BYTES);
   }
