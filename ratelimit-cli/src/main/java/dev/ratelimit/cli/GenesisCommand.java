@@ -124,11 +124,24 @@ final class GenesisCommand implements Callable<Integer> {
       } catch (RateLimitException e) {
         throw new CliException(
             ExitCode.USAGE,
-            name + ": " + Main.oneLine(e.getMessage()) + " (code " + e.code().label() + ")");
+            name + ": " + Main.oneLine(e.getMessage()) + " (code " + e.code().label() + ")"
+                + wholeGenesisHint(content));
       }
       decoded.warnings().forEach(io::warn);
       io.out().println("valid");
       return ExitCode.OK;
+    }
+
+    /** A chain's whole genesis file holds the module's section under app_state: say so. */
+    private static String wholeGenesisHint(byte[] content) {
+      try {
+        return StrictJson.parse(StrictJson.utf8(content)).has("app_state")
+            ? "; this is a chain's whole genesis: pass its app_state.ratelimit"
+                + " (jq .app_state.ratelimit FILE | ratelimit genesis validate -)"
+            : "";
+      } catch (StrictJson.Malformed e) {
+        return "";
+      }
     }
   }
 }

@@ -140,7 +140,8 @@ final class QueryCommands {
         "Show the rate limit of a channel or client and denom (or all of that channel's).",
         "",
         "Without --denom, lists every rate limit of the channel or client. A path with no rate"
-            + " limit is code 2 and exits 1; an invalid id is code 8 and exits 2.",
+            + " limit is code 2 and exits 1 (with --output json after printing the service's"
+            + " empty response, {}); an invalid id is code 8 and exits 2.",
         ""
       },
       footer = {
@@ -171,7 +172,10 @@ final class QueryCommands {
       }
       Path path = path(denom, id);
       Optional<RateLimit> rl = keeper.getRateLimit(ctx, path);
-      if (rl.isEmpty()) { // the service answers an empty response, as Go's; an operator wants to know
+      if (rl.isEmpty()) { // the service's empty response for scripts, and the exit status
+        if (output == Output.json) {
+          io.out().print(QueryOutput.protoJson(QueryRateLimitResponse.getDefaultInstance()));
+        }
         throw new RateLimitException(ErrorCode.RATE_LIMIT_NOT_FOUND, "no rate limit on " + path);
       }
       return output == Output.json // the limit read once: the service's response, built from it
@@ -300,7 +304,7 @@ final class QueryCommands {
     @Override
     String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
       RemainingCapacity rc = keeper.remainingCapacity(ctx, path(denom, id));
-      return QueryOutput.remainingCapacity(rc, output);
+      return QueryOutput.remainingCapacity(rc, ctx, output);
     }
   }
 }

@@ -26,6 +26,7 @@ import picocli.CommandLine.ScopeType;
       QueryCommands.ListWhitelistedAddresses.class,
       QueryCommands.RemainingCapacityQuery.class,
       GenesisCommand.class,
+      IbcDenomCommand.class,
       DemoCommand.class,
       HelpCommand.class
     },
@@ -36,6 +37,7 @@ import picocli.CommandLine.ScopeType;
       "  ratelimit demo --home /tmp/rl-demo",
       "  ratelimit list-rate-limits --home /tmp/rl-demo/stride-1 --output json",
       "  ratelimit remaining-capacity channel-5 --denom ibc/D24B... --home /tmp/rl-demo/stride-1",
+      "  ratelimit ibc-denom transfer/channel-5/uosmo",
       "",
       "bin/ratelimit bench-gas [--detail] prints the store gas per packet beside the Go",
       "module's; bin/ratelimit bench-floor [JMH options] times send and recv beside their",

@@ -30,7 +30,10 @@ import picocli.CommandLine.Parameters;
           + " 'N passed, M failed' (scenarios); a scenario goes on after a failed expectation. Exit 0 when"
           + " all pass, 1 when any fails, 2 when a file is malformed (bad JSON, unknown op or key,"
           + " a value of the wrong type, time or height going backwards): one line naming the"
-          + " file, scenario and step, and nothing runs.",
+          + " file, scenario and step, and nothing runs. A governance message's field values are"
+          + " the chain's to judge: one no chain could receive (a percent as a JSON number) fails"
+          + " its step as invalid_request. A step without 'expect' passes whatever its outcome:"
+          + " --verbose prints every step's.",
       ""
     },
     footer = {

@@ -49,6 +49,19 @@ class GenesisCommandTest {
   }
 
   @Test
+  void validate_ofAChainsWholeGenesis_saysToPassTheModulesSection(@TempDir Path tmp)
+      throws IOException {
+    Cli r = validate(tmp, "{\"chain_id\": \"stride-1\", \"app_state\": {\"ratelimit\": {}}}");
+    assertEquals(2, r.exit(), r.toString());
+    assertEquals(1, r.errLines().size(), r.toString());
+    assertTrue(r.err().contains("(code 12); this is a chain's whole genesis: pass its"
+        + " app_state.ratelimit (jq .app_state.ratelimit FILE | ratelimit genesis validate -)"),
+        r.err());
+    Cli section = validate(tmp, "{}");
+    assertEquals(0, section.exit(), section.toString());
+  }
+
+  @Test
   void validate_ignoresALeadingByteOrderMark(@TempDir Path tmp) throws IOException {
     Cli r = validate(tmp, "\uFEFF{\"blacklisted_denoms\": [\"u\"]}");
     assertEquals(0, r.exit(), r.toString());

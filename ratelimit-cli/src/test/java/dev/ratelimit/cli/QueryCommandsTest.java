@@ -216,6 +216,11 @@ class QueryCommandsTest {
     assertEquals("", r.out());
     assertEquals(List.of("ratelimit: rate limit not found: no rate limit on channel-5/uatom (code 2)"),
         r.errLines());
+    // JSON: the query service's empty response, as the Go module's CLI prints it, and the same exit
+    Cli json = query("rate-limit", "channel-5", "--denom", "uatom", "--output", "json");
+    assertEquals(1, json.exit(), json.toString());
+    assertEquals("{}\n", json.out());
+    assertEquals(r.errLines(), json.errLines());
   }
 
   @Test
@@ -307,7 +312,9 @@ class QueryCommandsTest {
         + "    \"remaining\": \"10\"\n"
         + "  },\n"
         + "  \"window_resets_at\": \"2024-01-03T00:00:00Z\",\n"
-        + "  \"seconds_until_reset\": \"86399\"\n"
+        + "  \"seconds_until_reset\": \"86399\",\n"
+        + "  \"as_of_height\": \"4\",\n"
+        + "  \"as_of_time\": \"2024-01-02T00:00:01Z\"\n"
         + "}\n", r.out());
   }
 
@@ -321,7 +328,8 @@ class QueryCommandsTest {
         "send       10     10         0         10",
         "recv       10     10         0         10",
         "window_resets_at: 2024-01-03T00:00:00Z",
-        "seconds_until_reset: 86399"), r.outLines());
+        "seconds_until_reset: 86399",
+        "as_of: height 4, 2024-01-02T00:00:01Z"), r.outLines());
   }
 
   @Test

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.MessageOrBuilder;
 import dev.ratelimit.core.genesis.ProtoJson;
+import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.keeper.RemainingCapacity;
 import dev.ratelimit.core.model.RateLimit;
 import dev.ratelimit.core.model.WhitelistedAddressPair;
@@ -64,11 +65,12 @@ public final class QueryOutput {
   }
 
   /**
-   * Remaining capacity: JSON {@code {denom, channel_or_client_id, send: {max_percent, threshold,
-   * net_flow, remaining}, recv: {...}, window_resets_at, seconds_until_reset}} with numbers as
+   * Remaining capacity as of the block {@code asOf} (the home's last: its height and time): JSON
+   * {@code {denom, channel_or_client_id, send: {max_percent, threshold, net_flow, remaining}, recv:
+   * {...}, window_resets_at, seconds_until_reset, as_of_height, as_of_time}} with numbers as
    * strings ({@code remaining} may be {@code "unlimited"}), or a table.
    */
-  public static String remainingCapacity(RemainingCapacity rc, Output output) {
+  public static String remainingCapacity(RemainingCapacity rc, BlockContext asOf, Output output) {
     if (output == Output.json) {
       ObjectNode root = JSON.createObjectNode();
       root.put("denom", rc.path().denom());
@@ -77,6 +79,8 @@ public final class QueryOutput {
       root.set("recv", direction(rc.recv()));
       root.put("window_resets_at", rc.windowResetsAt().toString());
       root.put("seconds_until_reset", Long.toString(rc.secondsUntilReset()));
+      root.put("as_of_height", Long.toUnsignedString(asOf.height()));
+      root.put("as_of_time", asOf.time().toString());
       DefaultPrettyPrinter pp =
           new DefaultPrettyPrinter(
                   Separators.createDefaultInstance()
@@ -96,7 +100,8 @@ public final class QueryOutput {
     return "path: " + rc.path().channelOrClientId() + " " + rc.path().denom() + "\n"
         + t.render()
         + "window_resets_at: " + rc.windowResetsAt() + "\n"
-        + "seconds_until_reset: " + rc.secondsUntilReset() + "\n";
+        + "seconds_until_reset: " + rc.secondsUntilReset() + "\n"
+        + "as_of: height " + Long.toUnsignedString(asOf.height()) + ", " + asOf.time() + "\n";
   }
 
   private static ObjectNode direction(RemainingCapacity.Direction d) {
