@@ -84,6 +84,17 @@ final class QueryCommands {
       return false;
     }
 
+    /**
+     * A typo'd id is a valid client id that names nothing (an empty answer, not code 8): when the
+     * home lists its transfer channels and clients and {@code id} is not among them, say so.
+     */
+    void noteUnknownId(HomeSnapshot home, String id) {
+      if (home.chainIds().filter(ids -> !ids.containsKey(id)).isPresent()) {
+        io.err().println("ratelimit: note: " + id + " is not a transfer channel or client of this"
+            + " home (" + NodeConfig.channelsFile(home.home()) + ")");
+      }
+    }
+
     abstract String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output);
   }
 
@@ -165,14 +176,20 @@ final class QueryCommands {
     String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
       if (denom == null) {
         requireId(id); // the same message with or without --denom
-        return output == Output.json
+        String answer = output == Output.json
             ? QueryOutput.protoJson(queries(keeper).rateLimitsByChannelOrClientId(ctx,
                 QueryRateLimitsByChannelOrClientIdRequest.newBuilder().setChannelOrClientId(id).build()))
-            : QueryOutput.rateLimitsTable(keeper.getRateLimitsByChannelOrClient(ctx, id));
+            : null;
+        List<RateLimit> limits = keeper.getRateLimitsByChannelOrClient(ctx, id);
+        if (limits.isEmpty()) {
+          noteUnknownId(home, id);
+        }
+        return answer != null ? answer : QueryOutput.rateLimitsTable(limits);
       }
       Path path = path(denom, id);
       Optional<RateLimit> rl = keeper.getRateLimit(ctx, path);
       if (rl.isEmpty()) { // the service's empty response for scripts, and the exit status
+        noteUnknownId(home, id);
         if (output == Output.json) {
           io.out().print(QueryOutput.protoJson(QueryRateLimitResponse.getDefaultInstance()));
         }

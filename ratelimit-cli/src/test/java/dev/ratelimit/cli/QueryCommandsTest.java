@@ -207,6 +207,10 @@ class QueryCommandsTest {
     Cli none = query("rate-limit", "channel-6");
     assertEquals(0, none.exit(), "an empty list is an answer");
     assertEquals(1, none.outLines().size(), "header only");
+    // channel-6 is no channel of this home: a typo'd id is a valid id, so say it names nothing
+    assertEquals(List.of("ratelimit: note: channel-6 is not a transfer channel or client of this"
+        + " home (" + home.resolve("config").resolve("channels.json") + ")"), none.errLines());
+    assertEquals(List.of(), byChannel.errLines());
   }
 
   @Test
@@ -215,7 +219,7 @@ class QueryCommandsTest {
     assertEquals(1, r.exit(), r.toString());
     assertEquals("", r.out());
     assertEquals(List.of("ratelimit: rate limit not found: no rate limit on channel-5/uatom (code 2)"),
-        r.errLines());
+        r.errLines()); // channel-5 is a channel of the home: no note
     // JSON: the query service's empty response, as the Go module's CLI prints it, and the same exit
     Cli json = query("rate-limit", "channel-5", "--denom", "uatom", "--output", "json");
     assertEquals(1, json.exit(), json.toString());
