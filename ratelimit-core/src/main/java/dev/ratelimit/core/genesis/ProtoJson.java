@@ -56,9 +56,9 @@ public final class ProtoJson {
   /**
    * The first value of {@code json} that breaks one of the rules above for a message of {@code
    * type}, named by its path ({@code rate_limits[0].quota.max_percent_send: ...}), or where {@code
-   * json} is not strict JSON ({@code line 1 column 4: ...}); empty when there is none. Keys that
-   * name no field (such as {@code "@type"} of an {@code Any}) are skipped: {@code JsonFormat} says
-   * what is wrong with them.
+   * json} is not strict JSON ({@code line 1 column 4: ...}); empty when there is none. A key that
+   * names no field is a problem too, with its path and the fields there are, except {@code
+   * "@type"} (of an {@code Any}: {@code JsonFormat} says what is wrong with it).
    */
   public static Optional<String> problem(String json, Descriptor type) {
     Objects.requireNonNull(json, "json");
@@ -83,7 +83,14 @@ public final class ProtoJson {
     for (Map.Entry<String, JsonElement> e : json.getAsJsonObject().entrySet()) {
       Optional<FieldDescriptor> known = field(type, e.getKey());
       if (known.isEmpty()) {
-        continue; // unknown, or "@type": JsonFormat says what is wrong
+        if (e.getKey().equals("@type")) {
+          continue; // an Any's type: JsonFormat says what is wrong with it
+        }
+        // JsonFormat would say it without the path: "Cannot find field: x in message y"
+        return Optional.of((where.isEmpty() ? "" : where + ": ") + "unknown field "
+            + Texts.quote(e.getKey(), MAX_SHOWN) + " (" + type.getFullName() + " has "
+            + String.join(", ", type.getFields().stream().map(FieldDescriptor::getName).toList())
+            + ")");
       }
       FieldDescriptor field = known.get();
       String at = where.isEmpty() ? e.getKey() : where + "." + e.getKey();

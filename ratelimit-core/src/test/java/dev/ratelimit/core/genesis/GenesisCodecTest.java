@@ -190,6 +190,24 @@ class GenesisCodecTest {
     assertEquals("invalid genesis: not a GenesisState in protobuf JSON: " + problem, e.getMessage());
   }
 
+  /** A field name no message has, with where it is and what fields there are (a typo, mostly). */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+      "{\"app_state\": {}} | unknown field \"app_state\" (ratelimit.v1.GenesisState has params,"
+          + " rate_limits, whitelisted_address_pairs, blacklisted_denoms,"
+          + " pending_send_packet_sequence_numbers, hour_epoch, pending_recv_packet_sequence_numbers)",
+      "{\"rate_limits\": [{}, {\"quota\": {\"max_percent_sned\": \"1\"}}]} | rate_limits[1].quota:"
+          + " unknown field \"max_percent_sned\" (ratelimit.v1.Quota has max_percent_send,"
+          + " max_percent_recv, duration_hours)",
+      "{\"hour_epoch\": {\"epoch\\nnumber\": 1}} | hour_epoch: unknown field \"epoch\\u000anumber\""
+          + " (ratelimit.v1.HourEpoch has epoch_number, duration, epoch_start_time,"
+          + " epoch_start_height)"})
+  void unknownField_isCode12NamingWhereAndTheFields(String json, String problem) {
+    RateLimitException e = assertThrows(RateLimitException.class, () -> GenesisCodec.fromJson(json));
+    assertEquals(ErrorCode.INVALID_GENESIS, e.code());
+    assertEquals("invalid genesis: not a GenesisState in protobuf JSON: " + problem, e.getMessage());
+  }
+
   /** Strict JSON first (JsonSyntax): protobuf's parser reads through Gson, leniently. */
   @ParameterizedTest
   @ValueSource(
