@@ -363,6 +363,21 @@ class QueryCommandsTest {
     assertEquals(before, hashTree(home));
   }
 
+  /** The two near misses of --home: the database directory itself, and a directory of homes. */
+  @Test
+  void homeNextToAHome_saysWhere() {
+    Path data = home.resolve("data");
+    Cli inside = Cli.run("list-rate-limits", "--home", data.toString());
+    assertEquals(2, inside.exit(), inside.toString());
+    assertEquals(List.of("ratelimit: no database in " + data + " (expected a LevelDB in "
+        + data.resolve("data") + "; create one with 'ratelimit demo --home DIR' or a node); "
+        + data + " is a database itself: its home is " + home.toAbsolutePath()), inside.errLines());
+    Cli above = Cli.run("list-rate-limits", "--home", home.getParent().toString());
+    assertEquals(2, above.exit(), above.toString());
+    // the walk-through's home, among the homes other tests of this class leave beside it
+    assertTrue(above.err().matches("(?s).*; homes in it: (.+, )?home(, .+)?\n"), above.err());
+  }
+
   @Test
   void homeWithoutDatabase_exit2(@TempDir Path empty) throws IOException {
     Cli r = Cli.run("list-rate-limits", "--home", empty.toString());

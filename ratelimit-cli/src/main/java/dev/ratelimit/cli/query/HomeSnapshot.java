@@ -83,6 +83,27 @@ public final class HomeSnapshot implements AutoCloseable {
   }
 
   /**
+   * Where the mistaken {@code --home} points next to a home: the database itself (its parent is
+   * the home), or a directory of homes (as {@code demo --home} leaves); else nothing.
+   */
+  private static String homeHint(Path dir) {
+    if (Files.isRegularFile(dir.resolve("CURRENT"))) {
+      Path parent = dir.toAbsolutePath().getParent();
+      return parent == null ? "" : "; " + dir + " is a database itself: its home is " + parent;
+    }
+    try (Stream<Path> children = Files.list(dir)) {
+      List<String> homes = children
+          .filter(c -> Files.isRegularFile(NodeHome.dataDir(c).resolve("CURRENT")))
+          .map(c -> c.getFileName().toString())
+          .sorted()
+          .toList();
+      return homes.isEmpty() ? "" : "; homes in it: " + String.join(", ", homes);
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  /**
    * Copies and opens the home's database.
    *
    * @throws HomeException when {@code home} is not a directory or holds no LevelDB in {@code data}
@@ -104,7 +125,7 @@ public final class HomeSnapshot implements AutoCloseable {
     if (!Files.isRegularFile(data.resolve("CURRENT"))) {
       throw new HomeException(
           "no database in " + home + " (expected a LevelDB in " + data
-              + "; create one with 'ratelimit demo --home DIR' or a node)");
+              + "; create one with 'ratelimit demo --home DIR' or a node)" + homeHint(home));
     }
     Path copy;
     try {
