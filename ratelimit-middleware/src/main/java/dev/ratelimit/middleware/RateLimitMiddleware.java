@@ -46,7 +46,9 @@ import java.util.function.Supplier;
  *       asynchronously leaves a pending recv marker for {@link #writeAcknowledgement}. The marker
  *       is stored only then (a synchronous receive writes one row, not three); if the app writes
  *       its ack through {@link #writeAcknowledgement} while its {@code onRecvPacket} still runs,
- *       the marker is stored first, so the outcome is the same as G's marker-before-the-app.
+ *       the marker is stored and settled first, recorded in the store, so the outcome is the same
+ *       as G's marker-before-the-app also when that ack's branch is discarded or IBC core refuses
+ *       it (the packet is then pending).
  *   <li><b>ack / timeout</b>: success removes the send marker; an error (or the IBC v2 universal
  *       error ack, or a timeout) gives the outflow back if the marker exists. A malformed ack or
  *       undecodable data changes no flow and is reported in an event. The middleware itself never
@@ -66,12 +68,17 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
    */
   private Receiving receiving;
 
-  /** A counted receive whose marker is not stored yet. */
+  /** A counted receive whose app is still running (its marker not stored yet). */
   private static final class Receiving {
     final RateLimitedPacket counted;
     final long sequence;
     final Receiving outer;
-    boolean stored;
+    /**
+     * An ack of this packet went through {@link #writeAcknowledgement} while the app ran. Only a
+     * hint that the store holds the truth: the branch the ack was written in may have been
+     * discarded since ({@link RateLimitKeeper#takeSettledWhileReceiving}).
+     */
+    boolean ackedWhileRunning;
 
     Receiving(RateLimitedPacket counted, long sequence, Receiving outer) {
       this.counted = counted;
@@ -169,8 +176,9 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
   }
 
   /**
-   * Forwards an asynchronous acknowledgement that the app (or an app below this middleware, such
-   * as packet forwarding) writes for a received packet, after settling its pending recv marker: a
+   * Forwards an asynchronous acknowledgement that the wrapped app writes for a received packet
+   * (or an app between this middleware and transfer, such as packet forwarding: on IBC core's side
+   * of the middleware, its acks would never pass here), after settling its pending recv marker: a
    * success removes it, an error gives the inflow back if it still exists. A missing ({@code
    * null}) ack counts as an error and is forwarded as given (SPEC §5): IBC core refuses it, and
    * its exception rolls the whole call back.
@@ -234,7 +242,8 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
       Optional<Acknowledgement> ack;
       if (updated) {
         // The marker is only stored if the app acks asynchronously; while the app runs it lives
-        // here, and writeAcknowledgement stores it first if the app acks through it meanwhile.
+        // here, and writeAcknowledgement stores and settles it if the app acks through it
+        // meanwhile, recording that in the store (it rolls back with a discarded branch).
         Receiving r = new Receiving(counted, packet.sequence(), receiving);
         receiving = r;
         try {
@@ -242,7 +251,10 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
         } finally {
           receiving = r.outer;
         }
-        if (ack.isEmpty() && !r.stored) {
+        // settled inside the app, in a branch the app kept? (read only when it acked meanwhile)
+        boolean settled =
+            r.ackedWhileRunning && keeper.takeSettledWhileReceiving(tx, counted, packet.sequence());
+        if (ack.isEmpty() && !settled) {
           keeper.setCountedRecvPacket(tx, counted, packet.sequence());
         }
       } else {
@@ -388,10 +400,13 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
       String denom = DenomResolver.recvLocalDenom(packet, ftpd.denom());
       PendingPacket marker = marker(channelId, denom, packet);
       for (Receiving r = receiving; r != null; r = r.outer) {
-        if (!r.stored && r.is(marker)) {
-          // the app acks while its onRecvPacket still runs: store the marker, then settle it
-          keeper.setCountedRecvPacket(step, r.counted, r.sequence);
-          r.stored = true;
+        if (r.is(marker)) {
+          // the app acks while its onRecvPacket still runs: store the marker, then settle it,
+          // once (the record rolls back with this step if a branch above it is discarded)
+          r.ackedWhileRunning = true;
+          if (keeper.recordSettledWhileReceiving(step, r.counted, r.sequence)) {
+            keeper.setCountedRecvPacket(step, r.counted, r.sequence);
+          }
         }
       }
       if (success) {

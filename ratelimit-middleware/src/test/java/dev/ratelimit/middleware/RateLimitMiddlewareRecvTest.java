@@ -421,6 +421,83 @@ class RateLimitMiddlewareRecvTest {
     verify(h.downstream).writeAcknowledgement(h.aBranch(), eq(p), same(error));
   }
 
+  /**
+   * The app writes an error ack in a branch of its own, then discards that branch and returns
+   * none: no ack was written, so the packet is pending like any async receive, with its marker
+   * (found by an integration review: a field that said "marker stored" outlived the branch).
+   */
+  @Test
+  void ackWrittenDuringTheAppsRecv_inABranchTheAppDiscards_leavesThePacketPending() {
+    Acknowledgement error = Acknowledgement.error("forward failed");
+    when(h.app.onRecvPacket(any(), any(), any()))
+        .thenAnswer(
+            inv -> {
+              BlockContext own = inv.<BlockContext>getArgument(0).branch();
+              h.middleware.writeAcknowledgement(own, inv.getArgument(1), error);
+              own.discard();
+              return Optional.empty();
+            });
+    Packet p = packet(5, 30);
+
+    assertEquals(Optional.empty(), recv(p));
+
+    assertEquals(flow(30, 0, 1000), h.flow("ustrd", OURS));
+    assertEquals(Set.of(5L), h.recvMarkers(OURS, "ustrd"), "pending, as if nothing was acked");
+    h.middleware.writeAcknowledgement(h.ctx(), p, error); // the real ack, later
+    assertEquals(flow(0, 0, 1000), h.flow("ustrd", OURS), "its inflow given back");
+    assertEquals(Set.of(), h.recvMarkers(OURS, "ustrd"));
+  }
+
+  /** IBC core refuses the ack written during the app's recv; the app goes on asynchronously. */
+  @Test
+  void ackRefusedByCore_duringTheAppsRecv_leavesThePacketPending() {
+    Acknowledgement error = Acknowledgement.error("forward failed");
+    doThrow(new IllegalStateException("core refused the ack"))
+        .doNothing()
+        .when(h.downstream).writeAcknowledgement(any(), any(), any());
+    when(h.app.onRecvPacket(any(), any(), any()))
+        .thenAnswer(
+            inv -> {
+              try {
+                h.middleware.writeAcknowledgement(inv.getArgument(0), inv.getArgument(1), error);
+              } catch (IllegalStateException refused) {
+                // the app keeps the packet and acks it later
+              }
+              return Optional.empty();
+            });
+    Packet p = packet(5, 30);
+
+    assertEquals(Optional.empty(), recv(p));
+
+    assertEquals(flow(30, 0, 1000), h.flow("ustrd", OURS));
+    assertEquals(Set.of(5L), h.recvMarkers(OURS, "ustrd"));
+    h.middleware.writeAcknowledgement(h.ctx(), p, error);
+    assertEquals(flow(0, 0, 1000), h.flow("ustrd", OURS));
+    assertEquals(Set.of(), h.recvMarkers(OURS, "ustrd"));
+  }
+
+  /** Two error acks during the app's recv give the inflow back once, and leave no record. */
+  @Test
+  void twoErrorAcks_duringTheAppsRecv_giveTheInflowBackOnce() {
+    appAnswers(Optional.of(Acknowledgement.SUCCESS));
+    recv(packet(4, 20)); // acked at once: counted, no marker
+    Acknowledgement error = Acknowledgement.error("forward failed");
+    when(h.app.onRecvPacket(any(), any(), any()))
+        .thenAnswer(
+            inv -> {
+              h.middleware.writeAcknowledgement(inv.getArgument(0), inv.getArgument(1), error);
+              h.middleware.writeAcknowledgement(inv.getArgument(0), inv.getArgument(1), error);
+              return Optional.empty();
+            });
+    String before = h.digest();
+
+    assertEquals(Optional.empty(), recv(packet(5, 30)));
+
+    assertEquals(flow(20, 0, 1000), h.flow("ustrd", OURS), "30 counted, 30 given back, once");
+    assertEquals(Set.of(), h.recvMarkers(OURS, "ustrd"));
+    assertEquals(before, h.digest(), "nothing of the receive's bookkeeping is left behind");
+  }
+
   /** Only the packet being received is the one whose marker is stored early: not another one. */
   @Test
   void writeAcknowledgementOfAnEarlierPacket_duringAnotherRecv_settlesOnlyThatPacket() {

@@ -387,6 +387,39 @@ public final class RateLimitKeeper {
     Schema.PENDING_RECV.put(store(ctx), countedMarker(counted, sequence), Schema.Unit.INSTANCE);
   }
 
+  /**
+   * Records that the counted receive {@code (counted, sequence)}, whose app has not returned yet,
+   * was acknowledged meanwhile, so its marker was stored and settled. Returns false (and records
+   * nothing) when that is already recorded in {@code ctx}: the receive is settled once. The record
+   * lives in the store so that it rolls back with the branch the acknowledgement was written in;
+   * {@link #takeSettledWhileReceiving} removes it before the receive commits.
+   */
+  public boolean recordSettledWhileReceiving(
+      BlockContext ctx, RateLimitedPacket counted, long sequence) {
+    KvStore s = store(ctx);
+    Schema.Marker key = countedMarker(counted, sequence);
+    if (Schema.SETTLED_WHILE_RECEIVING.has(s, key)) {
+      return false;
+    }
+    Schema.SETTLED_WHILE_RECEIVING.put(s, key, Schema.Unit.INSTANCE);
+    return true;
+  }
+
+  /**
+   * Whether {@link #recordSettledWhileReceiving} was recorded for this receive in what {@code ctx}
+   * holds (not in a branch discarded since); removes the record.
+   */
+  public boolean takeSettledWhileReceiving(
+      BlockContext ctx, RateLimitedPacket counted, long sequence) {
+    KvStore s = store(ctx);
+    Schema.Marker key = countedMarker(counted, sequence);
+    if (!Schema.SETTLED_WHILE_RECEIVING.has(s, key)) {
+      return false;
+    }
+    Schema.SETTLED_WHILE_RECEIVING.delete(s, key);
+    return true;
+  }
+
   /** Removes a pending recv marker if it exists (a blind delete: no read). */
   public void removePendingRecvPacket(BlockContext ctx, PendingPacket packet) {
     Schema.PENDING_RECV.delete(store(ctx), markerKey(packet));

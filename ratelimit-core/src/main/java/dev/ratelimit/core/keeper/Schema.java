@@ -77,6 +77,13 @@ final class Schema {
   static final Table<Path, Unit> LIMIT_BY_DENOM =
       new Table<>(0x0E, "limit_by_denom", denomFirstPathKeys(), unitValues());
   static final Table<Unit, Long> LAYOUT = new Table<>(0x0F, "layout", unitKeys(), u64Values());
+  /**
+   * A receive the app acknowledged through the middleware while its onRecvPacket still ran: kept
+   * in the store, not in a field, so that it rolls back with the branch that wrote the ack.
+   * Written and removed within the receive's transaction: never in committed state.
+   */
+  static final Table<Marker, Unit> SETTLED_WHILE_RECEIVING =
+      new Table<>(0x10, "settled_while_receiving", markerKeys(), unitValues());
 
   /** This layout's version: 1 was the first layout (tables 01-08), 2 this one. */
   static final long LAYOUT_VERSION = 2;
