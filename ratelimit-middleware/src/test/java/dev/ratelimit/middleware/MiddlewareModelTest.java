@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.when;
 
 import dev.ratelimit.core.RateLimitException;
+import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.model.Flow;
 import dev.ratelimit.core.model.Path;
 import dev.ratelimit.core.model.Quota;
@@ -222,14 +224,34 @@ class MiddlewareModelTest {
             source,
             channel,
             MiddlewareHarness.data(packetDenom, amount.toString(), who[0], who[1]));
-    int appMode = r.nextInt(3); // 0 success, 1 error, 2 async
-    when(h.app.onRecvPacket(any(), any(), any()))
-        .thenReturn(
-            switch (appMode) {
-              case 0 -> Optional.of(Acknowledgement.SUCCESS);
-              case 1 -> Optional.of(Acknowledgement.error("transfer failed"));
-              default -> Optional.empty();
-            });
+    // 0 success, 1 error, 2 async; then async with the ack written through the middleware while
+    // the app still runs: 3 success, 4 error, 5 error in a branch the app discards (still pending)
+    int appMode = r.nextInt(6);
+    doAnswer( // not when(): stubbing again would run the previous answer with null arguments
+            inv -> {
+              BlockContext c = inv.getArgument(0);
+              switch (appMode) {
+                case 0 -> {
+                  return Optional.of(Acknowledgement.SUCCESS);
+                }
+                case 1 -> {
+                  return Optional.of(Acknowledgement.error("transfer failed"));
+                }
+                case 3 -> h.middleware.writeAcknowledgement(c, inv.getArgument(1), Acknowledgement.SUCCESS);
+                case 4 -> h.middleware.writeAcknowledgement(
+                    c, inv.getArgument(1), Acknowledgement.error("forward failed"));
+                case 5 -> {
+                  try (BlockContext own = c.branch()) {
+                    h.middleware.writeAcknowledgement(
+                        own, inv.getArgument(1), Acknowledgement.error("forward failed"));
+                  } // discarded: nothing was acked
+                }
+                default -> { }
+              }
+              return Optional.empty();
+            })
+        .when(h.app)
+        .onRecvPacket(any(), any(), any());
 
     Optional<Acknowledgement> ack = h.middleware.onRecvPacket(h.ctx(), p, RELAYER);
 
@@ -252,6 +274,13 @@ class MiddlewareModelTest {
         }
       }
       case 1 -> assertFalse(ack.orElseThrow().isSuccess());
+      case 3 -> { // settled at once: counted, no marker
+        assertEquals(Optional.empty(), ack);
+        if (counted) {
+          l.inflow = l.inflow.add(amount);
+        }
+      }
+      case 4 -> assertEquals(Optional.empty(), ack); // counted and given back: no change
       default -> {
         assertEquals(Optional.empty(), ack);
         if (counted) {
