@@ -20,7 +20,7 @@ import dev.ratelimit.proto.v1.QueryAllRateLimitsRequest;
 import dev.ratelimit.proto.v1.QueryAllWhitelistedAddressesRequest;
 import dev.ratelimit.proto.v1.QueryRateLimitResponse;
 import dev.ratelimit.proto.v1.QueryRateLimitsByChainIdRequest;
-import dev.ratelimit.proto.v1.QueryRateLimitsByChannelOrClientIdRequest;
+import dev.ratelimit.proto.v1.QueryRateLimitsByChannelOrClientIdResponse;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -176,15 +176,14 @@ final class QueryCommands {
     String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
       if (denom == null) {
         requireId(id); // the same message with or without --denom
-        String answer = output == Output.json
-            ? QueryOutput.protoJson(queries(keeper).rateLimitsByChannelOrClientId(ctx,
-                QueryRateLimitsByChannelOrClientIdRequest.newBuilder().setChannelOrClientId(id).build()))
-            : null;
         List<RateLimit> limits = keeper.getRateLimitsByChannelOrClient(ctx, id);
         if (limits.isEmpty()) {
           noteUnknownId(home, id);
         }
-        return answer != null ? answer : QueryOutput.rateLimitsTable(limits);
+        return output == Output.json // read once: the service's response, built from the limits
+            ? QueryOutput.protoJson(QueryRateLimitsByChannelOrClientIdResponse.newBuilder()
+                .addAllRateLimits(limits.stream().map(GenesisCodec::toProto).toList()))
+            : QueryOutput.rateLimitsTable(limits);
       }
       Path path = path(denom, id);
       Optional<RateLimit> rl = keeper.getRateLimit(ctx, path);
