@@ -1,6 +1,7 @@
 package dev.ratelimit.cli;
 
 import dev.ratelimit.app.chain.NodeConfig;
+import dev.ratelimit.cli.query.HomeException;
 import dev.ratelimit.cli.query.HomeSnapshot;
 import dev.ratelimit.cli.query.Output;
 import dev.ratelimit.cli.query.QueryOutput;
@@ -89,7 +90,14 @@ final class QueryCommands {
      * home lists its transfer channels and clients and {@code id} is not among them, say so.
      */
     void noteUnknownId(HomeSnapshot home, String id) {
-      if (home.chainIds().filter(ids -> !ids.containsKey(id)).isPresent()) {
+      boolean unknown;
+      try {
+        unknown = home.chainIds().filter(ids -> !ids.containsKey(id)).isPresent();
+      } catch (HomeException malformed) { // only a note: the answer stands without the file
+        io.warn(malformed.getMessage());
+        return;
+      }
+      if (unknown) {
         io.err().println("ratelimit: note: " + id + " is not a transfer channel or client of this"
             + " home (" + NodeConfig.channelsFile(home.home()) + ")");
       }

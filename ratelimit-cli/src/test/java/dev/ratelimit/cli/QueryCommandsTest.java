@@ -430,7 +430,7 @@ class QueryCommandsTest {
   }
 
   @Test
-  void corruptChannelsJson_failsOnlyTheQueryThatReadsIt_exit2(@TempDir Path copy)
+  void corruptChannelsJson_failsOnlyTheQueryThatNeedsIt_exit2(@TempDir Path copy)
       throws IOException {
     Path h = copyHome(copy);
     Files.writeString(h.resolve("config/channels.json"), "{\"channel-5\": 5}");
@@ -444,6 +444,18 @@ class QueryCommandsTest {
       assertEquals(0, other.exit(), other.toString());
       assertEquals("", other.err());
     }
+    // rate-limit reads it only for a note: it warns, and the answer and exit status stand
+    Cli empty = Cli.run("rate-limit", "channel-55", "--output", "json", "--home", h.toString());
+    assertEquals(0, empty.exit(), empty.toString());
+    assertEquals("{\n  \"rate_limits\": []\n}\n", empty.out());
+    assertEquals(1, empty.errLines().size(), empty.toString());
+    assertTrue(empty.err().startsWith("ratelimit: warning: ")
+        && empty.err().contains("\"channel-5\" must map to a chain id"), empty.err());
+    Cli none = Cli.run("rate-limit", "channel-5", "--denom", "uatom", "--output", "json",
+        "--home", h.toString());
+    assertEquals(1, none.exit(), none.toString());
+    assertEquals("{}\n", none.out());
+    assertEquals(2, none.errLines().size(), none.toString()); // the warning, then code 2
   }
 
   @Test

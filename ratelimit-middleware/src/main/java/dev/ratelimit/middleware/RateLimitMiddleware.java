@@ -86,16 +86,30 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
       this.outer = outer;
     }
 
+    /** Whether a receive this one runs inside is of the same packet (a host calling us again). */
+    boolean outerReceivesTheSamePacket() {
+      for (Receiving o = outer; o != null; o = o.outer) {
+        if (o.is(counted.channelOrClientId(), counted.denom(), sequence)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
     boolean is(PendingPacket marker) {
-      return sequence == marker.sequence()
-          && counted.channelOrClientId().equals(marker.channelOrClientId())
-          && counted.denom().equals(marker.denom());
+      return is(marker.channelOrClientId(), marker.denom(), marker.sequence());
+    }
+
+    private boolean is(String channelOrClientId, String denom, long seq) {
+      return sequence == seq
+          && counted.channelOrClientId().equals(channelOrClientId)
+          && counted.denom().equals(denom);
     }
   }
 
   /**
    * @param keeper the rate-limit keeper
-   * @param channel the ICS4 wrapper below this middleware (IBC core's channel keeper)
+   * @param channel the ICS4 wrapper under this middleware, on IBC core's side (core's channel keeper)
    * @param app the wrapped transfer application; a supplier because the app in turn takes this
    *     middleware as its ICS4 wrapper (with Dagger pass {@code provider::get})
    */
@@ -251,9 +265,13 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
         } finally {
           receiving = r.outer;
         }
-        // settled inside the app, in a branch the app kept? (read only when it acked meanwhile)
+        // settled inside the app, in a branch the app kept? (read only when it acked meanwhile;
+        // the outermost receive of this packet removes the record, so each one finds it)
         boolean settled =
-            r.ackedWhileRunning && keeper.takeSettledWhileReceiving(tx, counted, packet.sequence());
+            r.ackedWhileRunning
+                && (r.outerReceivesTheSamePacket()
+                    ? keeper.isSettledWhileReceiving(tx, counted, packet.sequence())
+                    : keeper.takeSettledWhileReceiving(tx, counted, packet.sequence()));
         if (ack.isEmpty() && !settled) {
           keeper.setCountedRecvPacket(tx, counted, packet.sequence());
         }

@@ -46,6 +46,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -496,6 +497,36 @@ class RateLimitMiddlewareRecvTest {
     assertEquals(flow(20, 0, 1000), h.flow("ustrd", OURS), "30 counted, 30 given back, once");
     assertEquals(Set.of(), h.recvMarkers(OURS, "ustrd"));
     assertEquals(before, h.digest(), "nothing of the receive's bookkeeping is left behind");
+  }
+
+  /**
+   * A host that calls the middleware's receive again, inside the app, for the same packet (IBC
+   * core never does: its receipt refuses the duplicate): the inner app acks at once, and neither
+   * receive leaves a marker of the acked packet (found by a code review).
+   */
+  @Test
+  void sameReceiveNestedInItself_ackedInside_leavesNoMarker() {
+    AtomicInteger depth = new AtomicInteger();
+    when(h.app.onRecvPacket(any(), any(), any()))
+        .thenAnswer(
+            inv -> {
+              BlockContext c = inv.getArgument(0);
+              Packet p = inv.getArgument(1);
+              if (depth.incrementAndGet() == 1) {
+                assertEquals(Optional.empty(), h.middleware.onRecvPacket(c, p, "relayer"));
+              } else {
+                h.middleware.writeAcknowledgement(c, p, Acknowledgement.SUCCESS);
+              }
+              return Optional.empty();
+            });
+    String before = h.digest();
+
+    assertEquals(Optional.empty(), recv(packet(5, 30)));
+
+    assertEquals(flow(60, 0, 1000), h.flow("ustrd", OURS), "counted by each receive");
+    assertEquals(Set.of(), h.recvMarkers(OURS, "ustrd"), "acked: nothing pending");
+    assertEquals(2, depth.get());
+    assertFalse(h.digest().equals(before));
   }
 
   /** Only the packet being received is the one whose marker is stored early: not another one. */

@@ -407,6 +407,16 @@ public final class RateLimitKeeper {
 
   /**
    * Whether {@link #recordSettledWhileReceiving} was recorded for this receive in what {@code ctx}
+   * holds (not in a branch discarded since), without removing it: for a receive of the same packet
+   * nested in another, whose outer receive takes it.
+   */
+  public boolean isSettledWhileReceiving(
+      BlockContext ctx, RateLimitedPacket counted, long sequence) {
+    return Schema.SETTLED_WHILE_RECEIVING.has(store(ctx), countedMarker(counted, sequence));
+  }
+
+  /**
+   * Whether {@link #recordSettledWhileReceiving} was recorded for this receive in what {@code ctx}
    * holds (not in a branch discarded since); removes the record.
    */
   public boolean takeSettledWhileReceiving(

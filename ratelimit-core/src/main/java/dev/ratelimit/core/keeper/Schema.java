@@ -80,7 +80,8 @@ final class Schema {
   /**
    * A receive the app acknowledged through the middleware while its onRecvPacket still ran: kept
    * in the store, not in a field, so that it rolls back with the branch that wrote the ack.
-   * Written and removed within the receive's transaction: never in committed state.
+   * Written and removed within the receive's transaction, so no committed state holds it; its
+   * delete reaches the block's write batch like any other (a settled marker's does too).
    */
   static final Table<Marker, Unit> SETTLED_WHILE_RECEIVING =
       new Table<>(0x10, "settled_while_receiving", markerKeys(), unitValues());
