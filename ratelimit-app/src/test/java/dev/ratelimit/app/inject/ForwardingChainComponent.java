@@ -19,6 +19,7 @@ import dev.ratelimit.core.host.BankSupply;
 import dev.ratelimit.core.host.IbcChannels;
 import dev.ratelimit.core.inject.RateLimitCoreModule;
 import dev.ratelimit.core.store.NodeHome;
+import dev.ratelimit.gov.AddressCodec;
 import dev.ratelimit.gov.inject.RateLimitGovModule;
 import dev.ratelimit.middleware.ibc.IbcModule;
 import dev.ratelimit.middleware.ibc.Ics4Wrapper;
@@ -103,5 +104,10 @@ public interface ForwardingChainComponent {
     @IntoMap
     @StringKey(IbcCore.TRANSFER_PORT)
     abstract IbcModule transferRoute(@Named(RateLimitMiddlewareModule.RATE_LIMITED) IbcModule m);
+
+    @Provides
+    static AddressCodec addresses(ChainInfo chain) {
+      return RateLimitWiringModule.addresses(chain);
+    }
   }
 }
