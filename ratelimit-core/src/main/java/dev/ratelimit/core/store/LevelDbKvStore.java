@@ -1,5 +1,6 @@
 package dev.ratelimit.core.store;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -130,8 +131,23 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
     } catch (IOException | RuntimeException e) {
       // iq80 reports a lock held in this JVM as OverlappingFileLockException, and a lock held by
       // another process or corruption as IllegalStateException / DBException.
-      throw new StorageException("cannot open LevelDB at " + dir + ": " + e + mmapHint(), e);
+      throw new StorageException(
+          "cannot open LevelDB at " + dir + ": " + e + damageHint(e) + mmapHint(), e);
     }
+  }
+
+  /**
+   * Names the likely cause when iq80 found a file its {@code CURRENT} names missing, or a file
+   * unreadable: an operator reads "damaged" sooner than a bare FileNotFoundException.
+   */
+  static String damageHint(Exception e) {
+    boolean damaged =
+        e instanceof FileNotFoundException
+            || (e.getMessage() != null && e.getMessage().startsWith("corruption"));
+    return damaged
+        ? " (the database files are damaged or incomplete: restore the directory from a backup"
+            + " or a state snapshot)"
+        : "";
   }
 
   /**

@@ -81,6 +81,35 @@ class LevelDbKvStoreTest extends KvStoreContractTest {
   }
 
   @Test
+  void open_whenCurrentNamesAMissingManifest_saysTheFilesAreDamaged() throws IOException {
+    Path dir = tempDir.resolve("damaged");
+    LevelDbKvStore.open(dir).close();
+    Files.writeString(dir.resolve("CURRENT"), "MANIFEST-000009\n");
+    StorageException e = assertThrows(StorageException.class, () -> LevelDbKvStore.open(dir));
+    assertTrue(e.getMessage().contains("MANIFEST-000009"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("the database files are damaged or incomplete"), e.getMessage());
+  }
+
+  @Test
+  void open_whenTheManifestIsGarbage_saysTheFilesAreDamaged() throws IOException {
+    Path dir = tempDir.resolve("garbled");
+    LevelDbKvStore.open(dir).close();
+    String manifest = Files.readString(dir.resolve("CURRENT")).trim();
+    Files.writeString(dir.resolve(manifest), "garbage\n");
+    StorageException e = assertThrows(StorageException.class, () -> LevelDbKvStore.open(dir));
+    assertTrue(
+        e.getMessage().contains("the database files are damaged or incomplete"), e.getMessage());
+  }
+
+  @Test
+  void open_lockedByAnotherHandle_isNotCalledDamaged() {
+    StorageException e =
+        assertThrows(StorageException.class, () -> LevelDbKvStore.open(tempDir.resolve("db")));
+    assertFalse(e.getMessage().contains("damaged"), e.getMessage());
+  }
+
+  @Test
   void open_onARegularFile_throwsStorageExceptionNamingThePath() throws IOException {
     Path file = Files.writeString(tempDir.resolve("not-a-dir"), "x");
     StorageException e = assertThrows(StorageException.class, () -> LevelDbKvStore.open(file));
