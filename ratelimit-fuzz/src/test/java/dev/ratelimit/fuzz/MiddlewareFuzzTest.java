@@ -108,7 +108,11 @@ class MiddlewareFuzzTest {
 
   private enum Step { SEND, RECV, ACK, TIMEOUT, WRITE_ACK, BEGIN_BLOCK, SUPPLY }
 
-  private enum AppAck { SUCCESS, ERROR, ASYNC }
+  /**
+   * How the app answers a receive: an ack returned, none yet, or none returned because it wrote
+   * one through the middleware during its own onRecvPacket (SPEC §5's writeAcknowledgement).
+   */
+  private enum AppAck { SUCCESS, ERROR, ASYNC, WRITES_SUCCESS, WRITES_ERROR }
 
   @FuzzTest(maxDuration = "5m")
   void steps_agreeWithTheModel(FuzzedDataProvider in) {
@@ -150,6 +154,7 @@ class MiddlewareFuzzTest {
     App app = new App(appAck);
     Channel downstream = new Channel(sequence);
     RateLimitMiddleware middleware = new RateLimitMiddleware(chain.keeper(), downstream, app);
+    app.middleware = middleware;
     BlockContext ctx = chain.ctx();
     switch (step) {
       case BEGIN_BLOCK -> {
@@ -189,6 +194,8 @@ class MiddlewareFuzzTest {
         Optional<Acknowledgement> expected = model.recv(p, appAck);
         assertEquals(expected, middleware.onRecvPacket(ctx, p, "relayer"));
         assertEquals(model.appCalls, app.calls, "the app was called iff the packet passed");
+        boolean writes = appAck == AppAck.WRITES_SUCCESS || appAck == AppAck.WRITES_ERROR;
+        assertEquals(writes ? app.calls : 0, downstream.acks, "an ack written goes down");
       }
       case ACK, TIMEOUT -> {
         Packet p = packet(sequence, port, channel, counterpartyPort, counterpartyChannel, data);
@@ -203,7 +210,7 @@ class MiddlewareFuzzTest {
       }
       case WRITE_ACK -> {
         Packet p = packet(sequence, counterpartyPort, counterpartyChannel, port, channel, data);
-        boolean success = appAck == AppAck.SUCCESS;
+        boolean success = appAck == AppAck.SUCCESS || appAck == AppAck.WRITES_SUCCESS;
         model.settleRecv(p, success);
         middleware.writeAcknowledgement(
             ctx, p, success ? Acknowledgement.SUCCESS : Acknowledgement.error("failed"));
@@ -319,10 +326,17 @@ class MiddlewareFuzzTest {
         case ERROR -> {
           return Optional.of(App.ERROR); // rolled back: the inflow, the app's writes
         }
-        default -> {
+        case ASYNC -> {
           if (count(false, counted)) {
             recvs.add(new PendingPacket(p.destinationChannel(), counted.denom, p.sequence()));
           }
+          return Optional.empty();
+        }
+        case WRITES_SUCCESS -> {
+          count(false, counted); // and settled at once: no marker stays
+          return Optional.empty();
+        }
+        default -> { // WRITES_ERROR: counted, then given back whole (the check kept it in range)
           return Optional.empty();
         }
       }
@@ -560,10 +574,14 @@ class MiddlewareFuzzTest {
 
   // ---------------------------------------------------------------- neighbours
 
-  /** The wrapped transfer app: acknowledges receives as told, writes nothing. */
+  /**
+   * The wrapped transfer app: acknowledges receives as told, writes nothing to the store; an ack
+   * it writes during its receive goes through the middleware, as a forwarding app's would.
+   */
   private static final class App extends AcceptingHandshakes {
     static final Acknowledgement ERROR = Acknowledgement.error("app refused");
     final AppAck recvAck;
+    RateLimitMiddleware middleware;
     int calls;
 
     App(AppAck recvAck) {
@@ -578,6 +596,11 @@ class MiddlewareFuzzTest {
         case SUCCESS -> Optional.of(Acknowledgement.SUCCESS);
         case ERROR -> Optional.of(ERROR);
         case ASYNC -> Optional.empty();
+        case WRITES_SUCCESS, WRITES_ERROR -> {
+          middleware.writeAcknowledgement(ctx, packet,
+              recvAck == AppAck.WRITES_SUCCESS ? Acknowledgement.SUCCESS : ERROR);
+          yield Optional.empty();
+        }
       };
     }
 

@@ -493,7 +493,7 @@ public final class ScenarioParser {
     }
     byte[] ack;
     if (utf8.isPresent()) {
-      ack = utf8.get().getBytes(StandardCharsets.UTF_8);
+      ack = RawBytes.of(utf8.get());
     } else {
       try {
         ack = Base64.getDecoder().decode(b64.get());
@@ -522,7 +522,7 @@ public final class ScenarioParser {
       throw p.where().malformed("packet: give exactly one of \"data\" and \"data_raw\"");
     }
     byte[] bytes =
-        raw.map(r -> r.getBytes(StandardCharsets.UTF_8)).orElseGet(() -> packetData(data.get()));
+        raw.map(RawBytes::of).orElseGet(() -> packetData(data.get()));
     p.done();
     return new Step.PacketSpec(
         seq.longValue(), sourcePort, sourceChannel, destinationPort, destinationChannel, bytes);
