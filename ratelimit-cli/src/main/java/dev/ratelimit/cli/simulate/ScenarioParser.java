@@ -419,11 +419,12 @@ public final class ScenarioParser {
    * A governance message in protobuf JSON with {@code "@type"}. A type URL the runner does not
    * know is passed on as an {@link Any} with that URL and no bytes, so the message router rejects
    * it ({@code invalid_request}) as a chain would; the other fields of such a message are ignored.
-   * A known type whose field values do not decode (a uint64 of {@code "-1"}, a percent as a JSON
-   * number: see {@link ProtoJson}) throws {@link Undecodable}: the step fails as {@code
-   * invalid_request} too, so one such value does not stop a file of test vectors. What is a
-   * mistake in the scenario itself (no object, no {@code "@type"}, a field name the type lacks,
-   * which is most often a typo) makes the file malformed.
+   * A known type with a field it lacks, or whose field values do not decode (a uint64 of {@code
+   * "-1"}, a percent as a JSON number: see {@link ProtoJson}), throws {@link Undecodable}: the step
+   * fails as {@code invalid_request} too, as a chain rejects a message with an unknown field, so
+   * one such message does not stop a file of test vectors (a typo shows as that step's failure,
+   * naming the field and the fields there are). What cannot be a message at all (no object, no
+   * {@code "@type"}) makes the file malformed.
    */
   private static Any msg(JsonNode node, StrictObject parent, String at) {
     if (node == null) {
@@ -447,7 +448,7 @@ public final class ScenarioParser {
     for (Iterator<String> keys = node.fieldNames(); keys.hasNext(); ) {
       String key = keys.next();
       if (!key.equals("@type") && ProtoJson.field(msgType, key).isEmpty()) {
-        throw parent.where().malformed(
+        throw new Undecodable(
             at + ": " + typeUrl + " has no field \"" + key + "\" (fields: "
                 + msgType.getFields().stream().map(FieldDescriptor::getName).toList() + ")");
       }

@@ -134,16 +134,21 @@ class ScenarioParserTest {
             + " denom: expected a JSON string, got 5"),
         s.steps().get(1).action());
     assertEquals("proposal", s.steps().get(1).op());
-    // mistakes in the scenario itself still make the file malformed: a field name the type
-    // lacks (most often a typo), or no message at all
-    assertTrue(malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"msg\", \"msg\": {\"@type\":"
-        + " \"/ratelimit.v1.MsgAddRateLimit\", \"max_percent_sned\": \"10\"}}]}")
-        .endsWith("step 1 (msg): msg: /ratelimit.v1.MsgAddRateLimit has no field \"max_percent_sned\""
+    // a field the type lacks fails the step as a chain would (a typo shows as the failure)
+    Scenario typos = parse("{\"name\": \"n\", \"steps\": [{\"op\": \"msg\", \"msg\": {\"@type\":"
+        + " \"/ratelimit.v1.MsgAddRateLimit\", \"max_percent_sned\": \"10\"}},"
+        + " {\"op\": \"proposal\", \"messages\": [{\"@type\": \"/ratelimit.v1.MsgResetRateLimit\","
+        + " \"maxPercentSend\": \"1\"}]}]}").get(0);
+    assertEquals(
+        new Step.Undecodable("msg: /ratelimit.v1.MsgAddRateLimit has no field \"max_percent_sned\""
             + " (fields: [authority, denom, channel_or_client_id, max_percent_send, max_percent_recv,"
-            + " duration_hours])"));
-    assertTrue(malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"proposal\", \"messages\":"
-        + " [{\"@type\": \"/ratelimit.v1.MsgResetRateLimit\", \"maxPercentSend\": \"1\"}]}]}")
-        .contains("has no field \"maxPercentSend\""));
+            + " duration_hours])"),
+        typos.steps().get(0).action());
+    assertEquals(
+        new Step.Undecodable("messages[0]: /ratelimit.v1.MsgResetRateLimit has no field"
+            + " \"maxPercentSend\" (fields: [authority, denom, channel_or_client_id])"),
+        typos.steps().get(1).action());
+    // what cannot be a message at all still makes the file malformed
     assertTrue(malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"msg\", \"msg\": []}]}")
         .contains("msg: expected an object"));
   }
