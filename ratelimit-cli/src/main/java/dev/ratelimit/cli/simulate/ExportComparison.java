@@ -22,7 +22,8 @@ import java.util.stream.Collectors;
 /**
  * {@code check_export}: an exported genesis against the expected one, both parsed. Absent fields
  * are their defaults (an absent {@code hour_epoch.duration} is 3600s, as genesis import reads it),
- * decimal strings compare numerically and lists compare as sets. One line per differing field.
+ * decimal strings compare numerically and lists compare as sets. One line per differing field,
+ * with the entries missing and unexpected when the sets share some.
  */
 final class ExportComparison {
   private static final Pattern INTEGER = Pattern.compile("-?[0-9]+");
@@ -58,8 +59,30 @@ final class ExportComparison {
     Set<String> e = set(expected, key);
     Set<String> a = set(actual, key);
     if (!e.equals(a)) {
-      out.add("expected export " + name + " " + e + " got " + a);
+      out.add("expected export " + name + " " + e + " got " + a + difference(e, a));
     }
+  }
+
+  /**
+   * When the two sets share entries, which entries differ: in a long export the whole sets alone
+   * hide the one that is wrong.
+   */
+  private static String difference(Set<String> expected, Set<String> actual) {
+    Set<String> missing = new TreeSet<>(expected);
+    missing.removeAll(actual);
+    Set<String> unexpected = new TreeSet<>(actual);
+    unexpected.removeAll(expected);
+    if (missing.size() == expected.size() && unexpected.size() == actual.size()) {
+      return ""; // nothing shared: the sets say it all
+    }
+    List<String> parts = new ArrayList<>();
+    if (!missing.isEmpty()) {
+      parts.add("missing " + missing);
+    }
+    if (!unexpected.isEmpty()) {
+      parts.add("unexpected " + unexpected);
+    }
+    return " (" + String.join(", ", parts) + ")";
   }
 
   private static <T> Set<String> set(Collection<T> items, Function<T, String> key) {
