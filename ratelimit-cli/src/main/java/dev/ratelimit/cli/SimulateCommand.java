@@ -1,5 +1,6 @@
 package dev.ratelimit.cli;
 
+import dev.ratelimit.cli.simulate.MalformedScenarioException;
 import dev.ratelimit.cli.simulate.Scenario;
 import dev.ratelimit.cli.simulate.ScenarioParser;
 import dev.ratelimit.cli.simulate.ScenarioRunner;
@@ -29,8 +30,9 @@ import picocli.CommandLine.Parameters;
           + " scenario name: step N (op): expected ... got ...' (steps numbered from 1), then"
           + " 'N passed, M failed' (scenarios); a scenario goes on after a failed expectation. Exit 0 when"
           + " all pass, 1 when any fails, 2 when a file is malformed (bad JSON, unknown op or key,"
-          + " a value of the wrong type, time or height going backwards): one line naming the"
-          + " file, scenario and step, and nothing runs. A governance message's field values are"
+          + " a value of the wrong type, time or height going backwards): one line on stderr per"
+          + " malformed scenario naming the file, scenario and step; the well-formed scenarios"
+          + " still run. A governance message's field values are"
           + " the chain's to judge: one no chain could receive (a percent as a JSON number) fails"
           + " its step as invalid_request. A step without 'expect' passes whatever its outcome:"
           + " --verbose prints every step's.",
@@ -89,11 +91,17 @@ final class SimulateCommand implements Callable<Integer> {
       throw CliException.usage("--home needs --store leveldb (or leave --store out)");
     }
     List<Scenario> scenarios = new ArrayList<>();
+    List<MalformedScenarioException> malformed = new ArrayList<>();
     for (Path file : expand(files)) {
-      scenarios.addAll(ScenarioParser.parseFile(file, file.toString()));
+      ScenarioParser.Parsed parsed = ScenarioParser.parseFileEach(file, file.toString());
+      scenarios.addAll(parsed.scenarios());
+      malformed.addAll(parsed.malformed());
     }
     SimulationStore.StoreProvider stores = SimulationStore.memory();
     if (kind == StoreKind.leveldb) {
+      if (!malformed.isEmpty()) {
+        throw malformed.get(0); // a home takes one scenario's state: none half-given
+      }
       if (scenarios.size() != 1) {
         throw CliException.usage(
             "--store leveldb keeps one chain's state: give exactly one scenario (found "
@@ -102,9 +110,15 @@ final class SimulateCommand implements Callable<Integer> {
       requireFreshHome(home);
       stores = SimulationStore.leveldb(home);
     }
+    // a malformed scenario is reported and does not stop the others (one generated vector's
+    // mistake would otherwise cost every scenario beside it); the exit code still says 2
+    for (MalformedScenarioException m : malformed) {
+      io.err().println("ratelimit: " + m.getMessage());
+    }
+    io.err().flush();
     ScenarioRunner.Summary summary =
         new ScenarioRunner(io.out(), verbose, stores, null).run(scenarios);
-    return summary.exitCode();
+    return malformed.isEmpty() ? summary.exitCode() : ExitCode.USAGE;
   }
 
   static List<Path> expand(List<Path> files) {

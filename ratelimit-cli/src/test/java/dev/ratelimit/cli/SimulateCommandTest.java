@@ -213,12 +213,52 @@ class SimulateCommandTest {
     String f = Cli.resource("/scenarios/malformed/" + name).toString();
     Cli r = Cli.run("simulate", Cli.resource("/scenarios/conformance/walkthrough.json").toString(), f);
     assertEquals(2, r.exit(), r.toString());
-    assertEquals("", r.out(), "nothing runs when a file is malformed");
+    // the well-formed scenarios still run: the walk-through's, and any beside the malformed one
+    assertEquals(1, r.outLines().size(), r.toString());
+    assertTrue(r.outLines().get(0).matches("[1-9][0-9]* passed, 0 failed"), r.toString());
     assertEquals(1, r.errLines().size(), r.toString());
     String line = r.errLines().get(0);
     assertTrue(line.startsWith("ratelimit: " + f + ": "), line);
     assertTrue(line.contains(fragment), line);
     assertFalse(line.contains("Exception"), line);
+  }
+
+  @Test
+  void aMalformedScenario_isReported_andTheOthersInItsFileStillRun(@TempDir Path dir)
+      throws IOException {
+    Path f = Files.writeString(dir.resolve("mixed.json"), "{\"scenarios\": ["
+        + "{\"name\": \"good\", \"steps\": [{\"op\": \"check_blacklist\", \"denoms\": []}]},"
+        + "{\"name\": \"typo\", \"steps\": [{\"op\": \"sned\"}]},"
+        + "{\"name\": \"wrong\", \"steps\": [{\"op\": \"check_blacklist\", \"denoms\": [\"x\"]}]}]}");
+    Cli r = Cli.run("simulate", f.toString());
+    assertEquals(2, r.exit(), r.toString());
+    assertEquals(List.of("ratelimit: " + f + ": typo: step 1: unknown op \"sned\"; known ops: "
+        + String.join(", ", dev.ratelimit.cli.simulate.ScenarioParser.OPS)), r.errLines());
+    assertEquals(List.of(
+        f + ": wrong: step 1 (check_blacklist): expected blacklist [x] got []",
+        "1 passed, 1 failed"), r.outLines());
+  }
+
+  @Test
+  void aFileThatIsNoJson_isReported_andOtherFilesStillRun(@TempDir Path dir) throws IOException {
+    Path bad = Files.writeString(dir.resolve("bad.json"), "{\"name\": ");
+    Cli r = Cli.run(
+        "simulate", bad.toString(), Cli.resource("/scenarios/conformance/walkthrough.json").toString());
+    assertEquals(2, r.exit(), r.toString());
+    assertEquals(1, r.errLines().size(), r.toString());
+    assertTrue(r.errLines().get(0).startsWith("ratelimit: " + bad + ": "), r.toString());
+    assertEquals(List.of("1 passed, 0 failed"), r.outLines());
+  }
+
+  @Test
+  void aMalformedScenario_withAHome_runsNothing(@TempDir Path dir) throws IOException {
+    Path f = Files.writeString(dir.resolve("typo.json"),
+        "{\"name\": \"typo\", \"steps\": [{\"op\": \"sned\"}]}");
+    Path home = dir.resolve("home");
+    Cli r = Cli.run("simulate", "--home", home.toString(), f.toString());
+    assertEquals(2, r.exit(), r.toString());
+    assertEquals("", r.out());
+    assertFalse(Files.exists(home.resolve("data")), "no database was made");
   }
 
   @Test

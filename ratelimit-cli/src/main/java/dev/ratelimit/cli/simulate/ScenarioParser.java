@@ -9,6 +9,7 @@ import com.google.protobuf.util.JsonFormat;
 import dev.ratelimit.cli.StrictJson;
 import dev.ratelimit.core.genesis.ProtoJson;
 import dev.ratelimit.middleware.ibc.GoJson;
+import dev.ratelimit.middleware.ibc.Height;
 import dev.ratelimit.proto.v1.GenesisState;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -74,16 +75,13 @@ public final class ScenarioParser {
   private static final List<String> PACKET_KEYS =
       List.of(
           "sequence", "source_port", "source_channel", "destination_port", "destination_channel",
-          "data", "data_raw");
+          "data", "data_raw", "timeout_height", "timeout_timestamp");
   private static final List<String> DATA_KEYS =
       List.of("denom", "amount", "sender", "receiver", "memo");
 
   /** The keys a step of this op may have. */
   private static List<String> stepKeys(String op) {
-    List<String> keys = new ArrayList<>(List.of("op", "expect_events", "expect_no_events"));
-    if (OUTCOME_OPS.contains(op) || op.equals("recv") || op.equals("check_query")) {
-      keys.add("expect");
-    }
+    List<String> keys = new ArrayList<>(List.of("op", "expect_events", "expect_no_events", "expect"));
     keys.addAll(
         switch (op) {
           case "begin_block" -> List.of("time", "advance_seconds", "height");
@@ -126,9 +124,12 @@ public final class ScenarioParser {
    * @param displayName how failure lines name the file
    */
   public static List<Scenario> parseFile(Path file, String displayName) {
-    byte[] bytes;
+    return parse(displayName, read(file, displayName));
+  }
+
+  private static byte[] read(Path file, String displayName) {
     try {
-      bytes = Files.readAllBytes(file);
+      return Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
       throw new MalformedScenarioException(displayName + ": no such file", e);
     } catch (IOException e) {
@@ -136,34 +137,78 @@ public final class ScenarioParser {
           displayName + ": cannot read the file: " + e.getClass().getSimpleName() + ": "
               + e.getMessage(), e);
     }
-    return parse(displayName, bytes);
   }
 
   /** Parses a file's content: one scenario object or {@code {"scenarios": [...]}}. */
   public static List<Scenario> parse(String file, byte[] content) {
+    Parsed parsed = parseEach(file, content);
+    if (!parsed.malformed().isEmpty()) {
+      throw parsed.malformed().get(0);
+    }
+    return parsed.scenarios();
+  }
+
+  /**
+   * A file's scenarios that are well formed, and a problem for each one that is not (or one for
+   * the whole file, when it is not JSON or not a scenario file at all).
+   */
+  public record Parsed(List<Scenario> scenarios, List<MalformedScenarioException> malformed) {
+    public Parsed {
+      scenarios = List.copyOf(scenarios);
+      malformed = List.copyOf(malformed);
+    }
+  }
+
+  /**
+   * Like {@link #parseFile}, but a malformed scenario does not hide the file's others.
+   *
+   * @throws MalformedScenarioException when the file cannot be read (no such file)
+   */
+  public static Parsed parseFileEach(Path file, String displayName) {
+    return parseEach(displayName, read(file, displayName));
+  }
+
+  /**
+   * Parses a file's content scenario by scenario: one scenario object, {@code {"scenarios":
+   * [...]}} or (a generator's shortcut) a bare list of scenarios.
+   */
+  public static Parsed parseEach(String file, byte[] content) {
     Where where = Where.file(file);
     JsonNode root;
     try {
       root = StrictJson.parse(StrictJson.utf8(content));
     } catch (StrictJson.Malformed e) {
-      throw where.malformed(e.getMessage());
+      return new Parsed(List.of(), List.of(where.malformed(e.getMessage())));
     }
-    if (!root.isObject()) {
-      throw where.malformed(
-          "expected a scenario object or {\"scenarios\": [...]}, got " + StrictObject.kind(root));
+    List<JsonNode> nodes;
+    try {
+      if (root.isArray()) {
+        nodes = new ArrayList<>();
+        root.forEach(nodes::add);
+      } else if (!root.isObject()) {
+        throw where.malformed(
+            "expected a scenario object or {\"scenarios\": [...]}, got "
+                + StrictObject.kind(root));
+      } else if (root.has("scenarios")) {
+        StrictObject top = StrictObject.of(root, where, "").allowOnly(List.of("scenarios"));
+        nodes = top.array("scenarios");
+        top.done();
+      } else {
+        nodes = List.of(root);
+      }
+    } catch (MalformedScenarioException e) {
+      return new Parsed(List.of(), List.of(e));
     }
     List<Scenario> out = new ArrayList<>();
-    if (root.has("scenarios")) {
-      StrictObject top = StrictObject.of(root, where, "").allowOnly(List.of("scenarios"));
-      List<JsonNode> list = top.array("scenarios");
-      top.done();
-      for (int i = 0; i < list.size(); i++) {
-        out.add(scenario(list.get(i), where, i + 1));
+    List<MalformedScenarioException> malformed = new ArrayList<>();
+    for (int i = 0; i < nodes.size(); i++) {
+      try {
+        out.add(scenario(nodes.get(i), where, i + 1));
+      } catch (MalformedScenarioException e) {
+        malformed.add(e);
       }
-    } else {
-      out.add(scenario(root, where, 1));
     }
-    return out;
+    return new Parsed(out, malformed);
   }
 
   // ---------------------------------------------------------------- scenario
@@ -323,11 +368,23 @@ public final class ScenarioParser {
       if (e.isPresent()) {
         expect = expect(e.get(), op);
       }
+    } else if (!op.equals("check_query")) {
+      // a generator may give every step {"ok": true}; a check has no other outcome to expect
+      o.optObject("expect").ifPresent(e -> {
+        e.allowOnly(List.of("ok"));
+        if (!e.optBoolean("ok").orElse(true)) {
+          throw e.fail("ok", "a check has no failure to expect: give what it should find");
+        }
+        e.done();
+      });
     }
     List<Step.EventExpect> events = new ArrayList<>();
     List<JsonNode> eventNodes = o.optArray("expect_events").orElse(List.of());
     for (int i = 0; i < eventNodes.size(); i++) {
-      events.add(eventExpect(StrictObject.of(eventNodes.get(i), where, "expect_events[" + i + "]")));
+      JsonNode n = eventNodes.get(i);
+      events.add(n.isTextual() // a bare type, as in expect_no_events
+          ? new Step.EventExpect(n.textValue(), Map.of())
+          : eventExpect(StrictObject.of(n, where, "expect_events[" + i + "]")));
     }
     List<String> noEvents = new ArrayList<>();
     List<JsonNode> noEventNodes = o.optArray("expect_no_events").orElse(List.of());
@@ -475,12 +532,18 @@ public final class ScenarioParser {
     return v;
   }
 
-  private static boolean writeAck(StrictObject o) {
+  /** {@code "success"}, {@code "error"}, or {@code null}: the missing ack SPEC §5 names. */
+  private static Optional<Boolean> writeAck(StrictObject o) {
+    if (!o.has("ack") && o.hasNull("ack")) {
+      o.raw("ack");
+      return Optional.empty();
+    }
     String v = o.string("ack");
     return switch (v) {
-      case "success" -> true;
-      case "error" -> false;
-      default -> throw o.fail("ack", "expected \"success\" or \"error\", got \"" + v + "\"");
+      case "success" -> Optional.of(true);
+      case "error" -> Optional.of(false);
+      default -> throw o.fail(
+          "ack", "expected \"success\", \"error\" or null (a missing ack), got \"" + v + "\"");
     };
   }
 
@@ -496,8 +559,11 @@ public final class ScenarioParser {
     if (utf8.isPresent()) {
       ack = RawBytes.of(utf8.get());
     } else {
+      // as a generator writes it: line breaks (Python's base64.encodebytes), either alphabet
+      String text = b64.get().replaceAll("[\\s]", "");
+      boolean urlSafe = text.indexOf('-') >= 0 || text.indexOf('_') >= 0;
       try {
-        ack = Base64.getDecoder().decode(b64.get());
+        ack = (urlSafe ? Base64.getUrlDecoder() : Base64.getDecoder()).decode(text);
       } catch (IllegalArgumentException e) {
         throw o.fail("acknowledgement_base64", "not valid base64: " + e.getMessage());
       }
@@ -524,21 +590,45 @@ public final class ScenarioParser {
     }
     byte[] bytes =
         raw.map(RawBytes::of).orElseGet(() -> packetData(data.get()));
+    Optional<Height> timeoutHeight = p.optObject("timeout_height").map(ScenarioParser::height);
+    Optional<Long> timeoutTimestamp =
+        p.optInteger("timeout_timestamp", false).map(t -> uint64(p, "timeout_timestamp", t));
     p.done();
     return new Step.PacketSpec(
-        seq.longValue(), sourcePort, sourceChannel, destinationPort, destinationChannel, bytes);
+        seq.longValue(), sourcePort, sourceChannel, destinationPort, destinationChannel, bytes,
+        timeoutHeight, timeoutTimestamp);
+  }
+
+  /** An IBC height {@code {"revision_number", "revision_height"}} (each absent is 0). */
+  private static Height height(StrictObject h) {
+    h.allowOnly(List.of("revision_number", "revision_height"));
+    long number = h.optInteger("revision_number", false)
+        .map(n -> uint64(h, "revision_number", n)).orElse(0L);
+    long height = h.optInteger("revision_height", false)
+        .map(n -> uint64(h, "revision_height", n)).orElse(0L);
+    h.done();
+    return new Height(number, height);
+  }
+
+  private static long uint64(StrictObject o, String key, BigInteger n) {
+    if (n.bitLength() > 64) {
+      throw o.fail(key, "does not fit 64 bits: " + n);
+    }
+    return n.longValue();
   }
 
   /**
-   * ICS-20 packet data as ibc-go v10+ writes it: keys in field order, memo left out when empty.
-   * Keys left out of the step are left out of the JSON (so the middleware sees them missing); a
-   * value that is no string (an amount written as a number) is written as given, so the step
-   * meets the decoder's code 9 rather than stopping the file.
+   * ICS-20 packet data as ibc-go v10+ writes it: keys in field order, memo left out when empty or
+   * null. Keys left out of the step (or null) are left out of the JSON (so the middleware sees
+   * them missing); a value that is no string (an amount written as a number) and a key of no
+   * ICS-20 field are written as given, after the fields, so the step meets the decoder's code 9
+   * rather than stopping the file.
    */
   private static byte[] packetData(StrictObject d) {
-    d.allowOnly(DATA_KEYS);
+    List<String> keys = new ArrayList<>(DATA_KEYS);
+    d.fieldNames().stream().filter(k -> !DATA_KEYS.contains(k)).forEach(keys::add);
     StringBuilder sb = new StringBuilder("{");
-    for (String key : List.of("denom", "amount", "sender", "receiver", "memo")) {
+    for (String key : keys) {
       JsonNode v = d.raw(key);
       if (v == null || (key.equals("memo") && v.isTextual() && v.textValue().isEmpty())) {
         continue;
@@ -546,7 +636,7 @@ public final class ScenarioParser {
       if (sb.length() > 1) {
         sb.append(',');
       }
-      sb.append('"').append(key).append("\":")
+      sb.append(GoJson.quote(key)).append(':')
           .append(v.isTextual() ? GoJson.quote(v.textValue()) : v.toString());
     }
     d.done();
@@ -623,28 +713,33 @@ public final class ScenarioParser {
     e.allowOnly(List.of("type", "attributes"));
     String type = e.string("type");
     Map<String, Step.AttributeValue> attrs = new LinkedHashMap<>();
-    e.optObject("attributes")
-        .ifPresent(
-            a ->
-                e.raw("attributes")
-                    .properties()
-                    .forEach(
-                        f -> {
-                          JsonNode v = f.getValue();
-                          Optional<BigInteger> number = StrictObject.wholeNumber(v);
-                          if (v.isTextual()) {
-                            attrs.put(f.getKey(), new Step.AttributeValue(v.textValue(), false));
-                          } else if (number.isPresent()) {
-                            attrs.put(
-                                f.getKey(), new Step.AttributeValue(number.get().toString(), true));
-                          } else {
-                            throw a.fail(
-                                f.getKey(), "expected a string or an integer, got "
-                                    + StrictObject.kind(v));
-                          }
-                        }));
+    JsonNode given = e.raw("attributes");
+    if (given != null && given.isArray()) { // ABCI's form: [{"key": k, "value": v}, ...]
+      for (int i = 0; i < given.size(); i++) {
+        StrictObject kv = StrictObject.of(given.get(i), e.where(), e.child("attributes[" + i + "]"))
+            .allowOnly(List.of("key", "value", "index"));
+        kv.optBoolean("index");
+        attrs.put(kv.string("key"), attributeValue(kv, "value", kv.raw("value")));
+        kv.done();
+      }
+    } else if (given != null) {
+      StrictObject a = StrictObject.of(given, e.where(), e.child("attributes"));
+      given.properties().forEach(f -> attrs.put(f.getKey(), attributeValue(a, f.getKey(), f.getValue())));
+    }
     e.done();
     return new Step.EventExpect(type, attrs);
+  }
+
+  /** An attribute's expected value: a string, or an integer compared numerically. */
+  private static Step.AttributeValue attributeValue(StrictObject o, String key, JsonNode v) {
+    Optional<BigInteger> number = v == null ? Optional.empty() : StrictObject.wholeNumber(v);
+    if (v != null && v.isTextual()) {
+      return new Step.AttributeValue(v.textValue(), false);
+    }
+    if (number.isPresent()) {
+      return new Step.AttributeValue(number.get().toString(), true);
+    }
+    throw o.fail(key, "expected a string or an integer, got " + StrictObject.kind(v));
   }
 
   // ---------------------------------------------------------------- checks

@@ -238,9 +238,10 @@ final class Simulation implements AutoCloseable, StateView {
     } else if (action instanceof Step.Send s) {
       Step.PacketSpec p = s.packet();
       core.setNextSequence(p.sequence());
-      long timeoutNanos = timeoutNanos(time);
+      Packet sent = p.toPacket(Height.ZERO, timeoutNanos(time));
       middleware.sendPacket(
-          ctx, p.sourcePort(), p.sourceChannel(), Height.ZERO, timeoutNanos, p.data());
+          ctx, p.sourcePort(), p.sourceChannel(), sent.timeoutHeight(), sent.timeoutTimestamp(),
+          p.data());
     } else if (action instanceof Step.Recv r) {
       app.answerRecvWith(r.appAck());
       Optional<Acknowledgement> ack = middleware.onRecvPacket(ctx, packet(r.packet()), RELAYER);
@@ -251,7 +252,9 @@ final class Simulation implements AutoCloseable, StateView {
       middleware.writeAcknowledgement(
           ctx,
           packet(w.packet()),
-          w.success() ? FakeHost.StandInApp.SUCCESS : FakeHost.StandInApp.ERROR);
+          w.success()
+              .map(ok -> ok ? FakeHost.StandInApp.SUCCESS : FakeHost.StandInApp.ERROR)
+              .orElse(null)); // SPEC §5: a missing ack is an error
     } else if (action instanceof Step.AckPacket a) {
       middleware.onAcknowledgementPacket(ctx, packet(a.packet()), a.acknowledgement(), RELAYER);
     } else if (action instanceof Step.Timeout t) {

@@ -75,7 +75,12 @@ public record Step(
   /** @param appAck {@code success}, {@code error} or {@code async} */
   public record Recv(PacketSpec packet, String appAck) implements Action {}
 
-  public record WriteAck(PacketSpec packet, boolean success) implements Action {}
+  /**
+   * The app writes a receive's async ack through the middleware.
+   *
+   * @param success true for a success ack, false for an error ack, empty for a missing (null) one
+   */
+  public record WriteAck(PacketSpec packet, Optional<Boolean> success) implements Action {}
 
   public record AckPacket(PacketSpec packet, byte[] acknowledgement) implements Action {
     public AckPacket {
@@ -151,6 +156,8 @@ public record Step(
    * A packet as the step gives it; {@code data} is the exact bytes the middleware sees.
    *
    * @param sequence unsigned 64-bit
+   * @param timeoutHeight as given, or empty (then none, or for a send the runner's own)
+   * @param timeoutTimestamp unsigned 64-bit nanoseconds as given, or empty (likewise)
    */
   public record PacketSpec(
       long sequence,
@@ -158,7 +165,9 @@ public record Step(
       String sourceChannel,
       String destinationPort,
       String destinationChannel,
-      byte[] data) {
+      byte[] data,
+      Optional<Height> timeoutHeight,
+      Optional<Long> timeoutTimestamp) {
     public PacketSpec {
       data = data.clone();
     }
@@ -168,7 +177,8 @@ public record Step(
       return data.clone();
     }
 
-    Packet toPacket(Height timeoutHeight, long timeoutTimestamp) {
+    /** The packet, with the given timeouts where the step gives none. */
+    Packet toPacket(Height defaultHeight, long defaultTimestamp) {
       return new Packet(
           sequence,
           sourcePort,
@@ -176,8 +186,8 @@ public record Step(
           destinationPort,
           destinationChannel,
           data,
-          timeoutHeight,
-          timeoutTimestamp);
+          timeoutHeight.orElse(defaultHeight),
+          timeoutTimestamp.orElse(defaultTimestamp));
     }
   }
 

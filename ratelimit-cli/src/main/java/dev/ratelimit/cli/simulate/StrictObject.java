@@ -6,7 +6,9 @@ import com.google.protobuf.util.Timestamps;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -18,11 +20,14 @@ import java.util.regex.Pattern;
 
 /**
  * A JSON object read strictly: every read names the key, a value of the wrong type fails with the
- * key's path, and {@link #done()} fails on any key that was never read (an unknown key).
+ * key's path, and {@link #done()} fails on any key that was never read (an unknown key). A key
+ * whose value is {@code null} is absent (a generator's {@code None}), as protobuf JSON reads it.
  */
 final class StrictObject {
   private static final Pattern SIGNED_DIGITS = Pattern.compile("-?[0-9]+");
   private static final Pattern DIGITS = Pattern.compile("[0-9]+");
+  private static final Pattern NO_OFFSET =
+      Pattern.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?");
 
   private final JsonNode node;
   private final Where where;
@@ -52,13 +57,28 @@ final class StrictObject {
   }
 
   boolean has(String key) {
-    return node.has(key);
+    JsonNode v = node.get(key);
+    return v != null && !v.isNull();
   }
 
-  /** The raw value (marked read), or null when absent. */
+  /** Whether the key is there with the value {@code null} (which reads as absent). */
+  boolean hasNull(String key) {
+    JsonNode v = node.get(key);
+    return v != null && v.isNull();
+  }
+
+  /** The keys, in the order written. */
+  List<String> fieldNames() {
+    List<String> out = new ArrayList<>();
+    node.fieldNames().forEachRemaining(out::add);
+    return out;
+  }
+
+  /** The raw value (marked read), or null when absent or {@code null}. */
   JsonNode raw(String key) {
     read.add(key);
-    return node.get(key);
+    JsonNode v = node.get(key);
+    return v == null || v.isNull() ? null : v;
   }
 
   /**
@@ -83,7 +103,7 @@ final class StrictObject {
     Iterator<String> names = node.fieldNames();
     while (names.hasNext()) {
       String k = names.next();
-      if (!read.contains(k)) {
+      if (!read.contains(k) && !node.get(k).isNull()) {
         throw where.malformed("unknown key \"" + k + "\"" + (path.isEmpty() ? "" : " in " + path));
       }
     }
@@ -207,7 +227,11 @@ final class StrictObject {
     return Optional.empty();
   }
 
-  /** An RFC 3339 time with an offset ({@code 2024-01-01T00:00:00Z}). */
+  /**
+   * An RFC 3339 time ({@code 2024-01-01T00:00:00Z}). Also taken, as the format's times are UTC: a
+   * space for the {@code T} (RFC 3339 allows it; Python's {@code str(datetime)} writes it) and no
+   * offset at all (a naive {@code isoformat()}), read as UTC.
+   */
   Optional<Instant> optTime(String key) {
     return optString(key).map(text -> time(text, child(key)));
   }
@@ -216,7 +240,13 @@ final class StrictObject {
     Instant t;
     try {
       // RFC 3339 allows a lower-case "t" and "z"
-      t = OffsetDateTime.parse(text.toUpperCase(java.util.Locale.ROOT)).toInstant();
+      String iso = text.toUpperCase(java.util.Locale.ROOT);
+      if (iso.length() > 10 && iso.charAt(10) == ' ') {
+        iso = iso.substring(0, 10) + 'T' + iso.substring(11);
+      }
+      t = NO_OFFSET.matcher(iso).matches()
+          ? LocalDateTime.parse(iso).toInstant(ZoneOffset.UTC)
+          : OffsetDateTime.parse(iso).toInstant();
     } catch (DateTimeParseException e) {
       throw where.malformed(
           label(at) + "expected an RFC 3339 time such as 2024-01-01T00:00:00Z, got \"" + text

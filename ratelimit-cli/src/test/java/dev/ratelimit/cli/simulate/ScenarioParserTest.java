@@ -24,6 +24,44 @@ class ScenarioParserTest {
   }
 
   @Test
+  void generatorForms_bareList_pythonTimes_nullAsAbsent() {
+    List<Scenario> list = parse("[{\"name\": \"a\", \"steps\": []},"
+        + " {\"name\": \"b\", \"start_time\": \"2024-03-04 05:06:07+02:00\", \"chain_id\": null,"
+        + " \"steps\": [{\"op\": \"begin_block\", \"time\": \"2024-03-04T05:00:00\","
+        + " \"advance_seconds\": null, \"expect\": null}]}]");
+    assertEquals(List.of("a", "b"), list.stream().map(Scenario::name).toList());
+    Scenario b = list.get(1);
+    assertEquals(Instant.parse("2024-03-04T03:06:07Z"), b.startTime());
+    assertEquals(ScenarioParser.DEFAULT_CHAIN_ID, b.chainId());
+    assertEquals(new Step.BeginBlock(Instant.parse("2024-03-04T05:00:00Z"), 2),
+        b.steps().get(0).action());
+    // a required key given as null is still missing
+    assertTrue(malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"set_supply\", \"denom\": null,"
+        + " \"amount\": 1}]}").endsWith("step 1 (set_supply): denom: is required"));
+  }
+
+  @Test
+  void writeAck_nullIsTheMissingAck_absentIsMalformed() {
+    String packet = "\"packet\": {\"sequence\": 1, \"source_channel\": \"channel-1\","
+        + " \"destination_channel\": \"channel-0\", \"data_raw\": \"x\"}";
+    Step.WriteAck w = (Step.WriteAck) parse("{\"name\": \"n\", \"steps\": [{\"op\": \"write_ack\", "
+        + packet + ", \"ack\": null}]}").get(0).steps().get(0).action();
+    assertEquals(Optional.empty(), w.success());
+    assertTrue(malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"write_ack\", " + packet + "}]}")
+        .endsWith("step 1 (write_ack): ack: is required"));
+  }
+
+  @Test
+  void expectOnACheck_takesOnlyOkTrue() {
+    String check = "{\"name\": \"n\", \"steps\": [{\"op\": \"check_blacklist\", \"denoms\": [],"
+        + " \"expect\": %s}]}";
+    assertEquals(1, parse(check.formatted("{\"ok\": true}")).get(0).steps().size());
+    assertTrue(malformed(check.formatted("{\"ok\": false}"))
+        .endsWith("expect.ok: a check has no failure to expect: give what it should find"));
+    assertTrue(malformed(check.formatted("{\"code\": 4}")).contains("unknown key \"code\""));
+  }
+
+  @Test
   void aLeadingByteOrderMarkIsIgnored() {
     assertEquals("n", parse("\uFEFF{\"name\": \"n\", \"steps\": []}").get(0).name());
     // only at the start: anywhere else it is no JSON
@@ -224,7 +262,8 @@ class ScenarioParserTest {
         malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"check_epoch\", \"epoch_number\": \"x\"}]}"));
     assertEquals("f.json: scenario #2: name: is required",
         malformed("{\"scenarios\": [{\"name\": \"a\", \"steps\": []}, {\"steps\": []}]}"));
-    assertTrue(malformed("[1]").startsWith("f.json: expected a scenario object"));
+    assertTrue(malformed("1").startsWith("f.json: expected a scenario object"));
+    assertTrue(malformed("[1]").startsWith("f.json: scenario #1: expected an object"));
     assertTrue(malformed("").startsWith("f.json: bad JSON"));
     assertTrue(malformed("{\"name\": \"n\", \"steps\": []} {}").startsWith("f.json: bad JSON"));
   }
