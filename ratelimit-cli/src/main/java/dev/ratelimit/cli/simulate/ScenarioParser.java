@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -280,8 +281,10 @@ public final class ScenarioParser {
 
     List<Step> steps = new ArrayList<>();
     Clock clock = new Clock(startTime, startHeight);
+    Map<String, Scenario.ChannelSpec> open = new HashMap<>(); // looked up, never iterated
+    channels.forEach(c -> open.put(channelKey(c.portId(), c.channelId()), c));
     for (int i = 0; i < stepNodes.size(); i++) {
-      steps.add(step(stepNodes.get(i), where, i + 1, clock));
+      steps.add(step(stepNodes.get(i), where, i + 1, clock, open));
     }
     return new Scenario(
         fileWhere.file(), where.scenario(), chainId, authority, startTime, startHeight, channels,
@@ -304,6 +307,10 @@ public final class ScenarioParser {
         c.optString("counterparty_chain_id").orElse(DEFAULT_COUNTERPARTY_CHAIN));
   }
 
+  private static String channelKey(String port, String channel) {
+    return port + "\u0000" + channel;
+  }
+
   private static Scenario.ClientSpec client(StrictObject c) {
     return new Scenario.ClientSpec(
         c.string("client_id"),
@@ -323,7 +330,8 @@ public final class ScenarioParser {
 
   // ---------------------------------------------------------------- steps
 
-  private static Step step(JsonNode node, Where scenarioWhere, int number, Clock clock) {
+  private static Step step(JsonNode node, Where scenarioWhere, int number, Clock clock,
+      Map<String, Scenario.ChannelSpec> open) {
     Where anonymous = scenarioWhere.step(number, null);
     StrictObject probe = StrictObject.of(node, anonymous, "");
     String op = probe.string("op");
@@ -338,15 +346,20 @@ public final class ScenarioParser {
         switch (op) {
           case "begin_block" -> beginBlock(o, clock);
           case "set_supply" -> new Step.SetSupply(o.string("denom"), o.integer("amount", false));
-          case "add_channel" -> new Step.AddChannel(channel(o));
+          case "add_channel" -> {
+            Scenario.ChannelSpec c = channel(o);
+            open.put(channelKey(c.portId(), c.channelId()), c);
+            yield new Step.AddChannel(c);
+          }
           case "add_client" -> new Step.AddClient(client(o));
           case "msg" -> msgStep(o);
           case "proposal" -> proposal(o);
-          case "send" -> new Step.Send(packet(o.object("packet")));
-          case "recv" -> new Step.Recv(packet(o.object("packet")), appAck(o));
-          case "write_ack" -> new Step.WriteAck(packet(o.object("packet")), writeAck(o));
-          case "ack" -> ackPacket(o);
-          case "timeout" -> new Step.Timeout(packet(o.object("packet")));
+          case "send" -> new Step.Send(packet(o.object("packet"), true, open));
+          case "recv" -> new Step.Recv(packet(o.object("packet"), false, open), appAck(o));
+          case "write_ack" ->
+              new Step.WriteAck(packet(o.object("packet"), false, open), writeAck(o));
+          case "ack" -> ackPacket(o, open);
+          case "timeout" -> new Step.Timeout(packet(o.object("packet"), true, open));
           case "blacklist_add" -> new Step.BlacklistAdd(o.string("denom"));
           case "blacklist_remove" -> new Step.BlacklistRemove(o.string("denom"));
           case "whitelist_add" -> new Step.WhitelistAdd(o.string("sender"), o.string("receiver"));
@@ -498,6 +511,16 @@ public final class ScenarioParser {
     }
     String typeUrl = type.textValue();
     Optional<Descriptor> known = MsgTypes.descriptor(typeUrl);
+    int slash = typeUrl.lastIndexOf('/');
+    if (known.isEmpty() && slash > 0) {
+      // protobuf's own form, type.googleapis.com/ratelimit.v1.Msg... (Python's Any.Pack writes
+      // it): the chain's form is the part from the last '/'
+      Optional<Descriptor> shortForm = MsgTypes.descriptor(typeUrl.substring(slash));
+      if (shortForm.isPresent()) {
+        typeUrl = typeUrl.substring(slash);
+        known = shortForm;
+      }
+    }
     if (known.isEmpty()) {
       return Any.newBuilder().setTypeUrl(typeUrl).build();
     }
@@ -521,7 +544,7 @@ public final class ScenarioParser {
     } catch (InvalidProtocolBufferException | RuntimeException e) {
       throw new Undecodable(at + ": not a valid " + typeUrl + ": " + e.getMessage());
     }
-    return b.build();
+    return b.setTypeUrl(typeUrl).build();
   }
 
   private static String appAck(StrictObject o) {
@@ -547,8 +570,9 @@ public final class ScenarioParser {
     };
   }
 
-  private static Step.AckPacket ackPacket(StrictObject o) {
-    Step.PacketSpec packet = packet(o.object("packet"));
+  private static Step.AckPacket ackPacket(
+      StrictObject o, Map<String, Scenario.ChannelSpec> open) {
+    Step.PacketSpec packet = packet(o.object("packet"), true, open);
     Optional<String> utf8 = o.optString("acknowledgement");
     Optional<String> b64 = o.optString("acknowledgement_base64");
     if (utf8.isPresent() == b64.isPresent()) {
@@ -573,16 +597,37 @@ public final class ScenarioParser {
 
   // ---------------------------------------------------------------- packets
 
-  private static Step.PacketSpec packet(StrictObject p) {
+  /**
+   * A packet; {@code sourceIsOurs} for one this chain sent (send, ack, timeout), else one it
+   * receives. The other chain's side may be left out when this chain's channel is among the
+   * scenario's: it is that channel's counterparty, as IBC core would fill it in.
+   */
+  private static Step.PacketSpec packet(
+      StrictObject p, boolean sourceIsOurs, Map<String, Scenario.ChannelSpec> open) {
     p.allowOnly(PACKET_KEYS);
     BigInteger seq = p.integer("sequence", false);
     if (seq.bitLength() > 64) {
       throw p.fail("sequence", "does not fit 64 bits: " + seq);
     }
-    String sourcePort = p.optString("source_port").orElse(DEFAULT_PORT);
-    String sourceChannel = p.string("source_channel");
-    String destinationPort = p.optString("destination_port").orElse(DEFAULT_PORT);
-    String destinationChannel = p.string("destination_channel");
+    String ours = sourceIsOurs ? "source" : "destination";
+    String theirs = sourceIsOurs ? "destination" : "source";
+    String ourPort = p.optString(ours + "_port").orElse(DEFAULT_PORT);
+    String ourChannel = p.string(ours + "_channel");
+    Optional<String> theirChannelGiven = p.optString(theirs + "_channel");
+    Optional<Scenario.ChannelSpec> channel =
+        Optional.ofNullable(open.get(channelKey(ourPort, ourChannel)));
+    String theirChannel = theirChannelGiven.orElseGet(() -> channel
+        .map(Scenario.ChannelSpec::counterpartyChannelId)
+        .orElseThrow(() -> p.fail(theirs + "_channel", "is required: " + ourChannel + " on port "
+            + ourPort + " is not among the scenario's channels, so its counterparty is unknown")));
+    String theirPort = p.optString(theirs + "_port").orElseGet(() ->
+        theirChannelGiven.isPresent()
+            ? DEFAULT_PORT
+            : channel.map(Scenario.ChannelSpec::counterpartyPortId).orElse(DEFAULT_PORT));
+    String sourcePort = sourceIsOurs ? ourPort : theirPort;
+    String sourceChannel = sourceIsOurs ? ourChannel : theirChannel;
+    String destinationPort = sourceIsOurs ? theirPort : ourPort;
+    String destinationChannel = sourceIsOurs ? theirChannel : ourChannel;
     Optional<StrictObject> data = p.optObject("data");
     Optional<String> raw = p.optString("data_raw");
     if (data.isPresent() == raw.isPresent()) {

@@ -41,6 +41,27 @@ class ScenarioParserTest {
   }
 
   @Test
+  void packetOtherSide_isItsChannelsCounterparty_whenLeftOut() {
+    Scenario s = parse("{\"name\": \"n\", \"channels\": [{\"channel_id\": \"channel-0\","
+        + " \"counterparty_channel_id\": \"channel-7\", \"counterparty_port_id\": \"ft\"}],"
+        + " \"steps\": [{\"op\": \"recv\", \"packet\": {\"sequence\": 1, \"destination_channel\":"
+        + " \"channel-0\", \"data_raw\": \"x\"}}, {\"op\": \"add_channel\", \"channel_id\": \"channel-1\","
+        + " \"counterparty_channel_id\": \"channel-9\"}, {\"op\": \"send\", \"packet\": {\"sequence\": 2,"
+        + " \"source_channel\": \"channel-1\", \"destination_port\": \"p\", \"data_raw\": \"x\"}}]}")
+        .get(0);
+    Step.PacketSpec recv = ((Step.Recv) s.steps().get(0).action()).packet();
+    assertEquals(List.of("ft", "channel-7", "transfer", "channel-0"), List.of(recv.sourcePort(),
+        recv.sourceChannel(), recv.destinationPort(), recv.destinationChannel()));
+    Step.PacketSpec send = ((Step.Send) s.steps().get(2).action()).packet();
+    assertEquals(List.of("transfer", "channel-1", "p", "channel-9"), List.of(send.sourcePort(),
+        send.sourceChannel(), send.destinationPort(), send.destinationChannel()));
+    assertTrue(malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"timeout\", \"packet\":"
+        + " {\"sequence\": 1, \"source_channel\": \"channel-3\", \"data_raw\": \"x\"}}]}")
+        .endsWith("step 1 (timeout): packet.destination_channel: is required: channel-3 on port"
+            + " transfer is not among the scenario's channels, so its counterparty is unknown"));
+  }
+
+  @Test
   void writeAck_nullIsTheMissingAck_absentIsMalformed() {
     String packet = "\"packet\": {\"sequence\": 1, \"source_channel\": \"channel-1\","
         + " \"destination_channel\": \"channel-0\", \"data_raw\": \"x\"}";
