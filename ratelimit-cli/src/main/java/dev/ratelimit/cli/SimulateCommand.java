@@ -32,7 +32,8 @@ import picocli.CommandLine.Parameters;
           + " all pass, 1 when any fails, 2 when a file is malformed (bad JSON, unknown op or key,"
           + " a value of the wrong type, time or height going backwards): one line on stderr per"
           + " malformed scenario naming the file, scenario and step; the well-formed scenarios"
-          + " still run. A governance message's field values are"
+          + " still run, and the closing line adds ', K malformed' (with --home nothing runs; a"
+          + " file that cannot be read stops the run). A governance message's field values are"
           + " the chain's to judge: one no chain could receive (a percent as a JSON number) fails"
           + " its step as invalid_request. A step without 'expect' passes whatever its outcome:"
           + " --verbose prints every step's.",
@@ -99,8 +100,9 @@ final class SimulateCommand implements Callable<Integer> {
     }
     SimulationStore.StoreProvider stores = SimulationStore.memory();
     if (kind == StoreKind.leveldb) {
-      if (!malformed.isEmpty()) {
-        throw malformed.get(0); // a home takes one scenario's state: none half-given
+      if (!malformed.isEmpty()) { // a home takes one scenario's state: none half-given
+        malformed.forEach(m -> io.err().println("ratelimit: " + m.getMessage()));
+        return ExitCode.USAGE;
       }
       if (scenarios.size() != 1) {
         throw CliException.usage(
@@ -117,7 +119,7 @@ final class SimulateCommand implements Callable<Integer> {
     }
     io.err().flush();
     ScenarioRunner.Summary summary =
-        new ScenarioRunner(io.out(), verbose, stores, null).run(scenarios);
+        new ScenarioRunner(io.out(), verbose, stores, null).run(scenarios, malformed.size());
     return malformed.isEmpty() ? summary.exitCode() : ExitCode.USAGE;
   }
 

@@ -1,6 +1,7 @@
 package dev.ratelimit.gov;
 
 import com.google.protobuf.Any;
+import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.model.Texts;
@@ -28,16 +29,19 @@ public final class ProposalHandler {
    * Executes a proposal's messages atomically.
    *
    * @param messages the proposal's messages, each a type URL {@link MsgRouter} accepts
-   * @return the responses, one per message, in order (none for a proposal without messages,
-   *     which the SDK allows: passing it executes nothing)
-   * @throws RateLimitException the first failing message's error, with the same code, a message
-   *     naming its position and type URL, and the original exception as its cause. Other
-   *     exceptions (host failures) propagate unchanged; in every case nothing is written.
+   * @return the responses, one per message, in order
+   * @throws RateLimitException {@link ErrorCode#INVALID_REQUEST} for an empty list; otherwise the
+   *     first failing message's error, with the same code, a message naming its position and type
+   *     URL, and the original exception as its cause. Other exceptions (host failures) propagate
+   *     unchanged; in every case nothing is written.
    * @throws NullPointerException if {@code messages} or one of them is null
    */
   public List<Any> execute(BlockContext ctx, List<Any> messages) {
     Objects.requireNonNull(ctx, "ctx");
     List<Any> msgs = List.copyOf(messages); // null-hostile
+    if (msgs.isEmpty()) {
+      throw new RateLimitException(ErrorCode.INVALID_REQUEST, "a proposal needs at least one message");
+    }
     List<Any> responses = new ArrayList<>(msgs.size());
     try (BlockContext branch = ctx.branch()) {
       for (int i = 0; i < msgs.size(); i++) {

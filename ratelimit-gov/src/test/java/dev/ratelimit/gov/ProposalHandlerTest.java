@@ -28,11 +28,8 @@ class ProposalHandlerTest {
   private final GovTestKit kit = new GovTestKit();
 
   @Test
-  void emptyProposal_executesNothing_andSucceeds() {
-    // the SDK lets a proposal carry no messages (a text proposal); passing it runs nothing
-    String before = kit.digest();
-    assertEquals(List.of(), kit.proposals.execute(kit.ctx, List.of()));
-    assertEquals(before, kit.digest());
+  void emptyProposal_isInvalidRequest() {
+    kit.assertRejected(ErrorCode.INVALID_REQUEST, () -> kit.proposals.execute(kit.ctx, List.of()));
   }
 
   @Test

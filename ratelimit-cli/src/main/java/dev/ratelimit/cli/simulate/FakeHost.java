@@ -189,6 +189,9 @@ final class FakeHost {
 
     @Override
     public void writeAcknowledgement(BlockContext ctx, Packet packet, Acknowledgement ack) {
+      if (ack == null) { // as ibc-go's core: "acknowledgement cannot be nil"
+        throw new IllegalArgumentException("acknowledgement must not be null");
+      }
       writtenAcks.add(ack);
     }
 

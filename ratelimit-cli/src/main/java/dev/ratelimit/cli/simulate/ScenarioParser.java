@@ -111,6 +111,8 @@ public final class ScenarioParser {
     return keys;
   }
 
+  private static final String PROTOBUF_TYPE_URL_PREFIX = "type.googleapis.com/";
+
   private static final JsonFormat.Parser MSG_PARSER =
       JsonFormat.parser().usingTypeRegistry(MsgTypes.REGISTRY);
   // check_export's expected genesis: lenient on purpose (FORMAT.md: numbers in checks compare
@@ -384,11 +386,12 @@ public final class ScenarioParser {
     } else if (!op.equals("check_query")) {
       // a generator may give every step {"ok": true}; a check has no other outcome to expect
       o.optObject("expect").ifPresent(e -> {
-        e.allowOnly(List.of("ok"));
-        if (!e.optBoolean("ok").orElse(true)) {
-          throw e.fail("ok", "a check has no failure to expect: give what it should find");
+        e.allowOnly(List.of("ok", "code"));
+        Outcome given = outcome(e, true); // {"ok": true, "code": 0} is success too
+        if (!given.ok().orElse(true) || given.code().isPresent()) {
+          throw e.where().malformed(
+              "expect: a check has no failure to expect: give what it should find");
         }
-        e.done();
       });
     }
     List<Step.EventExpect> events = new ArrayList<>();
@@ -494,7 +497,7 @@ public final class ScenarioParser {
    * fails as {@code invalid_request} too, as a chain rejects a message with an unknown field, so
    * one such message does not stop a file of test vectors (a typo shows as that step's failure,
    * naming the field and the fields there are). What cannot be a message at all (no object, no
-   * {@code "@type"}) makes the file malformed.
+   * {@code "@type"}) makes the scenario malformed.
    */
   private static Any msg(JsonNode node, StrictObject parent, String at) {
     if (node == null) {
@@ -511,13 +514,13 @@ public final class ScenarioParser {
     }
     String typeUrl = type.textValue();
     Optional<Descriptor> known = MsgTypes.descriptor(typeUrl);
-    int slash = typeUrl.lastIndexOf('/');
-    if (known.isEmpty() && slash > 0) {
-      // protobuf's own form, type.googleapis.com/ratelimit.v1.Msg... (Python's Any.Pack writes
-      // it): the chain's form is the part from the last '/'
-      Optional<Descriptor> shortForm = MsgTypes.descriptor(typeUrl.substring(slash));
+    if (known.isEmpty() && typeUrl.startsWith(PROTOBUF_TYPE_URL_PREFIX)) {
+      // protobuf's own form (Python's Any.Pack writes it); the chain's form is "/" + the name.
+      // Any other prefix is passed on as given, and the router refuses it as a chain would.
+      String chainForm = typeUrl.substring(PROTOBUF_TYPE_URL_PREFIX.length() - 1);
+      Optional<Descriptor> shortForm = MsgTypes.descriptor(chainForm);
       if (shortForm.isPresent()) {
-        typeUrl = typeUrl.substring(slash);
+        typeUrl = chainForm;
         known = shortForm;
       }
     }
@@ -548,6 +551,7 @@ public final class ScenarioParser {
   }
 
   private static String appAck(StrictObject o) {
+    o.refuseNull("app_ack", "leave it out for \"success\", or give \"async\" for no ack yet");
     String v = o.optString("app_ack").orElse("success");
     if (!Set.of("success", "error", "async").contains(v)) {
       throw o.fail("app_ack", "expected \"success\", \"error\" or \"async\", got \"" + v + "\"");
@@ -557,7 +561,7 @@ public final class ScenarioParser {
 
   /** {@code "success"}, {@code "error"}, or {@code null}: the missing ack SPEC §5 names. */
   private static Optional<Boolean> writeAck(StrictObject o) {
-    if (!o.has("ack") && o.hasNull("ack")) {
+    if (o.hasNull("ack")) {
       o.raw("ack");
       return Optional.empty();
     }
@@ -619,7 +623,8 @@ public final class ScenarioParser {
     String theirChannel = theirChannelGiven.orElseGet(() -> channel
         .map(Scenario.ChannelSpec::counterpartyChannelId)
         .orElseThrow(() -> p.fail(theirs + "_channel", "is required: " + ourChannel + " on port "
-            + ourPort + " is not among the scenario's channels, so its counterparty is unknown")));
+            + ourPort + " is not among the scenario's channels, so its counterparty is unknown"
+            + " (give the other chain's side)")));
     String theirPort = p.optString(theirs + "_port").orElseGet(() ->
         theirChannelGiven.isPresent()
             ? DEFAULT_PORT
@@ -674,7 +679,7 @@ public final class ScenarioParser {
     d.fieldNames().stream().filter(k -> !DATA_KEYS.contains(k)).forEach(keys::add);
     StringBuilder sb = new StringBuilder("{");
     for (String key : keys) {
-      JsonNode v = d.raw(key);
+      JsonNode v = d.rawOrNull(key); // a null is given as is: the decoder's code 9
       if (v == null || (key.equals("memo") && v.isTextual() && v.textValue().isEmpty())) {
         continue;
       }
@@ -742,6 +747,8 @@ public final class ScenarioParser {
     Optional<String> ack = Optional.empty();
     Optional<String> ackBytes = Optional.empty();
     if (op.equals("recv")) {
+      e.refuseNull("ack", "give \"async\" for no ack, or leave it out");
+      e.refuseNull("ack_bytes", "leave it out, or give the ack's exact text");
       ack = e.optString("ack");
       if (ack.isPresent() && !Set.of("success", "error", "async").contains(ack.get())) {
         throw e.fail("ack", "expected \"success\", \"error\" or \"async\", got \"" + ack.get() + "\"");
@@ -764,7 +771,10 @@ public final class ScenarioParser {
         StrictObject kv = StrictObject.of(given.get(i), e.where(), e.child("attributes[" + i + "]"))
             .allowOnly(List.of("key", "value", "index"));
         kv.optBoolean("index");
-        attrs.put(kv.string("key"), attributeValue(kv, "value", kv.raw("value")));
+        String key = kv.string("key");
+        if (attrs.put(key, attributeValue(kv, "value", kv.raw("value"))) != null) {
+          throw kv.fail("key", "\"" + key + "\" is listed twice");
+        }
         kv.done();
       }
     } else if (given != null) {
@@ -942,6 +952,7 @@ public final class ScenarioParser {
     Optional<BigInteger> threshold = d.optInteger("threshold", true);
     Optional<BigInteger> net = d.optInteger("net_flow", true);
     Optional<Optional<BigInteger>> remaining = Optional.empty();
+    d.refuseNull("remaining", "give \"unlimited\", a number, or leave it out");
     JsonNode r = d.raw("remaining");
     if (r != null) {
       if (r.isTextual() && r.textValue().equals("unlimited")) {

@@ -78,12 +78,21 @@ public final class ScenarioRunner {
 
   /** Runs every scenario in order and prints {@code N passed, M failed}. */
   public Summary run(List<Scenario> scenarios) {
+    return run(scenarios, 0);
+  }
+
+  /**
+   * Runs every scenario in order and prints {@code N passed, M failed}, then {@code , K
+   * malformed} when {@code malformed} scenarios could not be read (reported apart, not run).
+   */
+  public Summary run(List<Scenario> scenarios, int malformed) {
     List<ScenarioResult> results = new ArrayList<>();
     for (Scenario s : scenarios) {
       results.add(runScenario(s));
     }
     Summary summary = new Summary(results);
-    out.println(summary.passed() + " passed, " + summary.failed() + " failed");
+    out.println(summary.passed() + " passed, " + summary.failed() + " failed"
+        + (malformed > 0 ? ", " + malformed + " malformed" : ""));
     out.flush();
     return summary;
   }

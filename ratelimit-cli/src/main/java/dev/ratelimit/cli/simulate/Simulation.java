@@ -232,7 +232,9 @@ final class Simulation implements AutoCloseable, StateView {
     } else if (action instanceof Step.Msg m) {
       router.route(ctx, m.msg());
     } else if (action instanceof Step.Proposal p) {
-      proposals.execute(ctx, p.messages());
+      if (!p.messages().isEmpty()) { // a passed proposal without messages executes nothing
+        proposals.execute(ctx, p.messages());
+      }
     } else if (action instanceof Step.Undecodable u) {
       throw new RateLimitException(ErrorCode.INVALID_REQUEST, u.reason());
     } else if (action instanceof Step.Send s) {

@@ -61,6 +61,22 @@ final class StrictObject {
     return v != null && !v.isNull();
   }
 
+  /** The raw value (marked read), {@code null} included as a JSON null; Java null when absent. */
+  JsonNode rawOrNull(String key) {
+    read.add(key);
+    return node.get(key);
+  }
+
+  /**
+   * Fails when the key is there as {@code null} where absent and null could mean different things
+   * (an ack expected as null: none, or not checked?); {@code hint} says what to write instead.
+   */
+  void refuseNull(String key, String hint) {
+    if (hasNull(key)) {
+      throw fail(key, "null is ambiguous here: " + hint);
+    }
+  }
+
   /** Whether the key is there with the value {@code null} (which reads as absent). */
   boolean hasNull(String key) {
     JsonNode v = node.get(key);

@@ -138,12 +138,13 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
 
   /**
    * Names the likely cause when iq80 found a file its {@code CURRENT} names missing, or a file
-   * unreadable: an operator reads "damaged" sooner than a bare FileNotFoundException.
+   * corrupt: an operator reads "damaged" sooner than a bare FileNotFoundException. (A file there
+   * but not readable, e.g. owned by another user, is a FileNotFoundException too: not damage.)
    */
   static String damageHint(Exception e) {
+    String message = e.getMessage() == null ? "" : e.getMessage();
     boolean damaged =
-        e instanceof FileNotFoundException
-            || (e.getMessage() != null && e.getMessage().startsWith("corruption"));
+        (e instanceof FileNotFoundException && missing(message)) || message.startsWith("corruption");
     return damaged
         ? " (the database files are damaged or incomplete: restore the directory from a backup"
             + " or a state snapshot)"
@@ -285,6 +286,17 @@ public final class LevelDbKvStore implements KvStore, AutoCloseable {
         ? " (iq80 memory-maps its files in this JVM, which needs sun.misc.Unsafe on this JDK: run"
             + " with -D" + MMAP_PROPERTY + "=false)"
         : "";
+  }
+
+  /** Whether the file a FileNotFoundException names ({@code "PATH (reason)"}) is not there. */
+  private static boolean missing(String fileNotFoundMessage) {
+    int reason = fileNotFoundMessage.lastIndexOf(" (");
+    String file = reason < 0 ? fileNotFoundMessage : fileNotFoundMessage.substring(0, reason);
+    try {
+      return !file.isEmpty() && !Files.exists(Path.of(file));
+    } catch (RuntimeException notAPath) {
+      return false;
+    }
   }
 
   /** The directory holding the database files. */

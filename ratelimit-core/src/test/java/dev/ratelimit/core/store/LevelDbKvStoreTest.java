@@ -103,6 +103,18 @@ class LevelDbKvStoreTest extends KvStoreContractTest {
   }
 
   @Test
+  void damageHint_onlyForAFileThatIsNotThere_orCorruption() throws IOException {
+    Path there = Files.writeString(tempDir.resolve("MANIFEST-000001"), "x");
+    assertEquals("", LevelDbKvStore.damageHint(
+        new java.io.FileNotFoundException(there + " (Permission denied)")));
+    assertTrue(LevelDbKvStore.damageHint(new java.io.FileNotFoundException(
+        tempDir.resolve("MANIFEST-000009") + " (No such file or directory)")).contains("damaged"));
+    assertTrue(LevelDbKvStore.damageHint(new RuntimeException("corruption of 8 bytes: x"))
+        .contains("damaged"));
+    assertEquals("", LevelDbKvStore.damageHint(new RuntimeException("other")));
+  }
+
+  @Test
   void open_lockedByAnotherHandle_isNotCalledDamaged() {
     StorageException e =
         assertThrows(StorageException.class, () -> LevelDbKvStore.open(tempDir.resolve("db")));
