@@ -560,15 +560,15 @@ public final class ScenarioParser {
   }
 
   /** {@code "success"}, {@code "error"}, or {@code null}: the missing ack SPEC §5 names. */
-  private static Optional<Boolean> writeAck(StrictObject o) {
+  private static Step.WrittenAck writeAck(StrictObject o) {
     if (o.hasNull("ack")) {
       o.raw("ack");
-      return Optional.empty();
+      return Step.WrittenAck.MISSING;
     }
     String v = o.string("ack");
     return switch (v) {
-      case "success" -> Optional.of(true);
-      case "error" -> Optional.of(false);
+      case "success" -> Step.WrittenAck.SUCCESS;
+      case "error" -> Step.WrittenAck.ERROR;
       default -> throw o.fail(
           "ack", "expected \"success\", \"error\" or null (a missing ack), got \"" + v + "\"");
     };

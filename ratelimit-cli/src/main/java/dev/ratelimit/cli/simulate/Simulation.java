@@ -254,9 +254,11 @@ final class Simulation implements AutoCloseable, StateView {
       middleware.writeAcknowledgement(
           ctx,
           packet(w.packet()),
-          w.success()
-              .map(ok -> ok ? FakeHost.StandInApp.SUCCESS : FakeHost.StandInApp.ERROR)
-              .orElse(null)); // SPEC §5: a missing ack is an error
+          switch (w.ack()) {
+            case SUCCESS -> FakeHost.StandInApp.SUCCESS;
+            case ERROR -> FakeHost.StandInApp.ERROR;
+            case MISSING -> null; // IBC core refuses it, as ibc-go's does
+          });
     } else if (action instanceof Step.AckPacket a) {
       middleware.onAcknowledgementPacket(ctx, packet(a.packet()), a.acknowledgement(), RELAYER);
     } else if (action instanceof Step.Timeout t) {

@@ -75,12 +75,15 @@ public record Step(
   /** @param appAck {@code success}, {@code error} or {@code async} */
   public record Recv(PacketSpec packet, String appAck) implements Action {}
 
-  /**
-   * The app writes a receive's async ack through the middleware.
-   *
-   * @param success true for a success ack, false for an error ack, empty for a missing (null) one
-   */
-  public record WriteAck(PacketSpec packet, Optional<Boolean> success) implements Action {}
+  /** The app writes a receive's async ack through the middleware. */
+  public record WriteAck(PacketSpec packet, WrittenAck ack) implements Action {}
+
+  /** The ack a {@code write_ack} writes; {@code MISSING} is SPEC §5's missing (null) ack. */
+  public enum WrittenAck {
+    SUCCESS,
+    ERROR,
+    MISSING
+  }
 
   public record AckPacket(PacketSpec packet, byte[] acknowledgement) implements Action {
     public AckPacket {

@@ -68,7 +68,7 @@ class ScenarioParserTest {
         + " \"destination_channel\": \"channel-0\", \"data_raw\": \"x\"}";
     Step.WriteAck w = (Step.WriteAck) parse("{\"name\": \"n\", \"steps\": [{\"op\": \"write_ack\", "
         + packet + ", \"ack\": null}]}").get(0).steps().get(0).action();
-    assertEquals(Optional.empty(), w.success());
+    assertEquals(Step.WrittenAck.MISSING, w.ack());
     assertTrue(malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"write_ack\", " + packet + "}]}")
         .endsWith("step 1 (write_ack): ack: is required"));
   }
