@@ -32,7 +32,7 @@ import picocli.CommandLine.Parameters;
           + " all pass, 1 when any fails, 2 when a file is malformed (bad JSON, unknown op or key,"
           + " a value of the wrong type, time or height going backwards): one line on stderr per"
           + " malformed scenario naming the file, scenario and step; the well-formed scenarios"
-          + " still run, and the closing line adds ', K malformed' (with --home nothing runs; a"
+          + " still run, and the closing line counts it as failed (with --home nothing runs; a"
           + " file that cannot be read stops the run). A governance message's field values are"
           + " the chain's to judge: one no chain could receive (a percent as a JSON number) fails"
           + " its step as invalid_request. A step without 'expect' passes whatever its outcome:"

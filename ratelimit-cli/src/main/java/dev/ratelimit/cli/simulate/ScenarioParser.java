@@ -1,6 +1,7 @@
 package dev.ratelimit.cli.simulate;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Any;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
@@ -551,7 +552,6 @@ public final class ScenarioParser {
   }
 
   private static String appAck(StrictObject o) {
-    o.refuseNull("app_ack", "leave it out for \"success\", or give \"async\" for no ack yet");
     String v = o.optString("app_ack").orElse("success");
     if (!Set.of("success", "error", "async").contains(v)) {
       throw o.fail("app_ack", "expected \"success\", \"error\" or \"async\", got \"" + v + "\"");
@@ -679,7 +679,9 @@ public final class ScenarioParser {
     d.fieldNames().stream().filter(k -> !DATA_KEYS.contains(k)).forEach(keys::add);
     StringBuilder sb = new StringBuilder("{");
     for (String key : keys) {
-      JsonNode v = d.rawOrNull(key); // a null is given as is: the decoder's code 9
+      // a null is written as given (the decoder's code 9), but for the optional memo, where it
+      // means no memo (as Go's decoder reads a null string: empty)
+      JsonNode v = key.equals("memo") ? d.raw(key) : d.rawOrNull(key);
       if (v == null || (key.equals("memo") && v.isTextual() && v.textValue().isEmpty())) {
         continue;
       }
@@ -747,8 +749,6 @@ public final class ScenarioParser {
     Optional<String> ack = Optional.empty();
     Optional<String> ackBytes = Optional.empty();
     if (op.equals("recv")) {
-      e.refuseNull("ack", "give \"async\" for no ack, or leave it out");
-      e.refuseNull("ack_bytes", "leave it out, or give the ack's exact text");
       ack = e.optString("ack");
       if (ack.isPresent() && !Set.of("success", "error", "async").contains(ack.get())) {
         throw e.fail("ack", "expected \"success\", \"error\" or \"async\", got \"" + ack.get() + "\"");
@@ -779,7 +779,11 @@ public final class ScenarioParser {
       }
     } else if (given != null) {
       StrictObject a = StrictObject.of(given, e.where(), e.child("attributes"));
-      given.properties().forEach(f -> attrs.put(f.getKey(), attributeValue(a, f.getKey(), f.getValue())));
+      given.properties().forEach(f -> {
+        if (!f.getValue().isNull()) { // null: not checked, as a key left out
+          attrs.put(f.getKey(), attributeValue(a, f.getKey(), f.getValue()));
+        }
+      });
     }
     e.done();
     return new Step.EventExpect(type, attrs);
@@ -885,11 +889,33 @@ public final class ScenarioParser {
     }
     GenesisState.Builder b = GenesisState.newBuilder();
     try {
-      GENESIS_PARSER.merge(g.toString(), b);
+      GENESIS_PARSER.merge(withRfc3339EpochStart(g, o).toString(), b);
     } catch (InvalidProtocolBufferException | RuntimeException e) {
       throw o.fail("genesis", "not a GenesisState in protobuf JSON: " + e.getMessage());
     }
     return new Step.CheckExport(b.build());
+  }
+
+  /**
+   * The expected export with its epoch start time in the form protobuf JSON reads, when given in
+   * one of the other forms the format's times take (a space for the T, no offset): it is a check,
+   * so it reads times as the checks do. (A scenario's {@code genesis} is the chain's input, read
+   * as protobuf JSON strictly.)
+   */
+  private static JsonNode withRfc3339EpochStart(JsonNode genesis, StrictObject o) {
+    JsonNode copy = genesis.deepCopy();
+    for (String epochKey : List.of("hour_epoch", "hourEpoch")) {
+      if (copy.get(epochKey) instanceof ObjectNode epoch) {
+        for (String timeKey : List.of("epoch_start_time", "epochStartTime")) {
+          JsonNode t = epoch.get(timeKey);
+          if (t != null && t.isTextual()) {
+            String at = o.child("genesis." + epochKey + "." + timeKey);
+            epoch.put(timeKey, o.time(t.textValue(), at).toString());
+          }
+        }
+      }
+    }
+    return copy;
   }
 
   private static Step.CheckQuery checkQuery(StrictObject o) {
@@ -952,7 +978,6 @@ public final class ScenarioParser {
     Optional<BigInteger> threshold = d.optInteger("threshold", true);
     Optional<BigInteger> net = d.optInteger("net_flow", true);
     Optional<Optional<BigInteger>> remaining = Optional.empty();
-    d.refuseNull("remaining", "give \"unlimited\", a number, or leave it out");
     JsonNode r = d.raw("remaining");
     if (r != null) {
       if (r.isTextual() && r.textValue().equals("unlimited")) {

@@ -82,8 +82,8 @@ public final class ScenarioRunner {
   }
 
   /**
-   * Runs every scenario in order and prints {@code N passed, M failed}, then {@code , K
-   * malformed} when {@code malformed} scenarios could not be read (reported apart, not run).
+   * Runs every scenario in order and prints {@code N passed, M failed}, counting among the failed
+   * the {@code malformed} scenarios that could not be read (reported apart, not run).
    */
   public Summary run(List<Scenario> scenarios, int malformed) {
     List<ScenarioResult> results = new ArrayList<>();
@@ -91,8 +91,7 @@ public final class ScenarioRunner {
       results.add(runScenario(s));
     }
     Summary summary = new Summary(results);
-    out.println(summary.passed() + " passed, " + summary.failed() + " failed"
-        + (malformed > 0 ? ", " + malformed + " malformed" : ""));
+    out.println(summary.passed() + " passed, " + (summary.failed() + malformed) + " failed");
     out.flush();
     return summary;
   }

@@ -67,16 +67,6 @@ final class StrictObject {
     return node.get(key);
   }
 
-  /**
-   * Fails when the key is there as {@code null} where absent and null could mean different things
-   * (an ack expected as null: none, or not checked?); {@code hint} says what to write instead.
-   */
-  void refuseNull(String key, String hint) {
-    if (hasNull(key)) {
-      throw fail(key, "null is ambiguous here: " + hint);
-    }
-  }
-
   /** Whether the key is there with the value {@code null} (which reads as absent). */
   boolean hasNull(String key) {
     JsonNode v = node.get(key);
@@ -105,7 +95,7 @@ final class StrictObject {
     Iterator<String> names = node.fieldNames();
     while (names.hasNext()) {
       String k = names.next();
-      if (!allowed.contains(k)) {
+      if (!allowed.contains(k) && !node.get(k).isNull()) { // null: as if left out
         throw where.malformed(
             "unknown key \"" + k + "\"" + (path.isEmpty() ? "" : " in " + path) + "; expected "
                 + String.join(", ", allowed));

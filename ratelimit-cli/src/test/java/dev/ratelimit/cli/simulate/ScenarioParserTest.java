@@ -74,23 +74,36 @@ class ScenarioParserTest {
   }
 
   @Test
-  void nullWhereAbsentAndNullMeanDifferentThings_isMalformed() {
+  void nullInAnExpectation_isNotChecked_andAnAttributeListedTwiceIsMalformed() {
     String recv = "{\"name\": \"n\", \"steps\": [{\"op\": \"recv\", \"packet\": {\"sequence\": 1,"
         + " \"source_channel\": \"channel-1\", \"destination_channel\": \"channel-0\","
-        + " \"data_raw\": \"x\"}, %s}]}";
-    assertTrue(malformed(recv.formatted("\"app_ack\": null"))
-        .endsWith("step 1 (recv): app_ack: null is ambiguous here: leave it out for \"success\","
-            + " or give \"async\" for no ack yet"));
-    assertTrue(malformed(recv.formatted("\"expect\": {\"ack\": null}"))
-        .contains("expect.ack: null is ambiguous here"));
-    assertTrue(malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"check_query\", \"query\":"
-        + " \"remaining_capacity\", \"denom\": \"d\", \"channel_or_client_id\": \"channel-0\","
-        + " \"expect\": {\"send\": {\"remaining\": null}}}]}")
-        .contains("expect.send.remaining: null is ambiguous here"));
-    // an event attribute listed twice in ABCI's form
+        + " \"data_raw\": \"x\"}, \"app_ack\": null, \"expect\": {\"ack\": null, \"ack_bytes\": null,"
+        + " \"app_called\": null}, \"expect_events\": [{\"type\": \"t\", \"attributes\": {\"a\": null,"
+        + " \"b\": \"1\"}}]}]}";
+    Step step = parse(recv).get(0).steps().get(0);
+    assertEquals("success", ((Step.Recv) step.action()).appAck());
+    assertEquals(Optional.empty(), step.expect().ack());
+    assertEquals(Optional.empty(), step.expect().ackBytes());
+    assertEquals(Optional.empty(), step.expect().appCalled());
+    assertEquals(Set.of("b"), step.expectEvents().get(0).attributes().keySet());
     assertTrue(malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"check_blacklist\", \"denoms\": [],"
         + " \"expect_events\": [{\"type\": \"t\", \"attributes\": [{\"key\": \"a\", \"value\": \"1\"},"
         + " {\"key\": \"a\", \"value\": \"2\"}]}]}]}").contains("\"a\" is listed twice"));
+  }
+
+  @Test
+  void checkExport_readsTheEpochStartTimeAsTheChecksDo() {
+    for (String time : List.of("2024-01-01 05:00:00+00:00", "2024-01-01T05:00:00",
+        "2024-01-01T05:00:00Z")) {
+      Step.CheckExport c = (Step.CheckExport) parse("{\"name\": \"n\", \"steps\": [{\"op\":"
+          + " \"check_export\", \"genesis\": {\"hour_epoch\": {\"epoch_number\": \"5\","
+          + " \"epoch_start_time\": \"" + time + "\"}}}]}").get(0).steps().get(0).action();
+      assertEquals(Instant.parse("2024-01-01T05:00:00Z").getEpochSecond(),
+          c.genesis().getHourEpoch().getEpochStartTime().getSeconds(), time);
+    }
+    assertTrue(malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"check_export\", \"genesis\":"
+        + " {\"hourEpoch\": {\"epochStartTime\": \"yesterday\"}}}]}")
+        .contains("genesis.hourEpoch.epochStartTime: expected an RFC 3339 time"));
   }
 
   @Test
