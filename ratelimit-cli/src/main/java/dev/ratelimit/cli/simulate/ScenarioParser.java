@@ -396,7 +396,10 @@ public final class ScenarioParser {
       });
     }
     List<Step.EventExpect> events = new ArrayList<>();
-    List<JsonNode> eventNodes = o.optArray("expect_events").orElse(List.of());
+    JsonNode single = o.has("expect_events") && o.rawOrNull("expect_events").isObject()
+        ? o.raw("expect_events") : null; // one event given without its list
+    List<JsonNode> eventNodes =
+        single != null ? List.of(single) : o.optArray("expect_events").orElse(List.of());
     for (int i = 0; i < eventNodes.size(); i++) {
       JsonNode n = eventNodes.get(i);
       events.add(n.isTextual() // a bare type, as in expect_no_events
@@ -898,8 +901,9 @@ public final class ScenarioParser {
 
   /**
    * The expected export with its epoch start time in the form protobuf JSON reads, when given in
-   * one of the other forms the format's times take (a space for the T, no offset): it is a check,
-   * so it reads times as the checks do. (A scenario's {@code genesis} is the chain's input, read
+   * one of the other forms the format's times take (a space for the T, no offset), and its epoch
+   * duration as {@code "3600s"} when given as a number of seconds: it is a check, so it reads
+   * times and numbers as the checks do. (A scenario's {@code genesis} is the chain's input, read
    * as protobuf JSON strictly.)
    */
   private static JsonNode withRfc3339EpochStart(JsonNode genesis, StrictObject o) {
@@ -912,6 +916,12 @@ public final class ScenarioParser {
             String at = o.child("genesis." + epochKey + "." + timeKey);
             epoch.put(timeKey, o.time(t.textValue(), at).toString());
           }
+        }
+        JsonNode duration = epoch.get("duration");
+        if (duration != null && duration.isNumber()) {
+          BigInteger seconds =
+              o.integer(duration, o.child("genesis." + epochKey + ".duration"), false);
+          epoch.put("duration", seconds + "s");
         }
       }
     }

@@ -101,6 +101,10 @@ class ScenarioParserTest {
       assertEquals(Instant.parse("2024-01-01T05:00:00Z").getEpochSecond(),
           c.genesis().getHourEpoch().getEpochStartTime().getSeconds(), time);
     }
+    Step.CheckExport seconds = (Step.CheckExport) parse("{\"name\": \"n\", \"steps\": [{\"op\":"
+        + " \"check_export\", \"genesis\": {\"hour_epoch\": {\"duration\": 3600}}}]}")
+        .get(0).steps().get(0).action();
+    assertEquals(3600, seconds.genesis().getHourEpoch().getDuration().getSeconds());
     assertTrue(malformed("{\"name\": \"n\", \"steps\": [{\"op\": \"check_export\", \"genesis\":"
         + " {\"hourEpoch\": {\"epochStartTime\": \"yesterday\"}}}]}")
         .contains("genesis.hourEpoch.epochStartTime: expected an RFC 3339 time"));
