@@ -892,7 +892,7 @@ public final class ScenarioParser {
     }
     GenesisState.Builder b = GenesisState.newBuilder();
     try {
-      GENESIS_PARSER.merge(withRfc3339EpochStart(g, o).toString(), b);
+      GENESIS_PARSER.merge(withEpochAsProtobufJson(g, o).toString(), b);
     } catch (InvalidProtocolBufferException | RuntimeException e) {
       throw o.fail("genesis", "not a GenesisState in protobuf JSON: " + e.getMessage());
     }
@@ -906,7 +906,7 @@ public final class ScenarioParser {
    * times and numbers as the checks do. (A scenario's {@code genesis} is the chain's input, read
    * as protobuf JSON strictly.)
    */
-  private static JsonNode withRfc3339EpochStart(JsonNode genesis, StrictObject o) {
+  private static JsonNode withEpochAsProtobufJson(JsonNode genesis, StrictObject o) {
     JsonNode copy = genesis.deepCopy();
     for (String epochKey : List.of("hour_epoch", "hourEpoch")) {
       if (copy.get(epochKey) instanceof ObjectNode epoch) {
