@@ -94,7 +94,7 @@ final class SimulateCommand implements Callable<Integer> {
     List<Scenario> scenarios = new ArrayList<>();
     List<MalformedScenarioException> malformed = new ArrayList<>();
     for (Path file : expand(files)) {
-      ScenarioParser.Parsed parsed = ScenarioParser.parseFileEach(file, file.toString());
+      ScenarioParser.Parsed parsed = ScenarioParser.parseFile(file, file.toString());
       scenarios.addAll(parsed.scenarios());
       malformed.addAll(parsed.malformed());
     }

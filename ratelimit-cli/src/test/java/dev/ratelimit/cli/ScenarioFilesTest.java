@@ -93,7 +93,8 @@ class ScenarioFilesTest {
   }
 
   private static void assertAllPass(Path file) {
-    List<Scenario> scenarios = ScenarioParser.parseFile(file, file.getFileName().toString());
+    List<Scenario> scenarios = ScenarioParser.parseFile(file, file.getFileName().toString())
+        .requireWellFormed();
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
     ScenarioRunner.Summary summary;
     try (PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8)) {

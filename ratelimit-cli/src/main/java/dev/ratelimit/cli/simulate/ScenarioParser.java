@@ -122,15 +122,6 @@ public final class ScenarioParser {
 
   private ScenarioParser() {}
 
-  /**
-   * Reads and parses one file.
-   *
-   * @param displayName how failure lines name the file
-   */
-  public static List<Scenario> parseFile(Path file, String displayName) {
-    return parse(displayName, read(file, displayName));
-  }
-
   private static byte[] read(Path file, String displayName) {
     try {
       return Files.readAllBytes(file);
@@ -143,15 +134,6 @@ public final class ScenarioParser {
     }
   }
 
-  /** Parses a file's content: one scenario object or {@code {"scenarios": [...]}}. */
-  public static List<Scenario> parse(String file, byte[] content) {
-    Parsed parsed = parseEach(file, content);
-    if (!parsed.malformed().isEmpty()) {
-      throw parsed.malformed().get(0);
-    }
-    return parsed.scenarios();
-  }
-
   /**
    * A file's scenarios that are well formed, and a problem for each one that is not (or one for
    * the whole file, when it is not JSON or not a scenario file at all).
@@ -161,22 +143,36 @@ public final class ScenarioParser {
       scenarios = List.copyOf(scenarios);
       malformed = List.copyOf(malformed);
     }
+
+    /**
+     * The scenarios, for a caller that takes a file whole or not at all.
+     *
+     * @throws MalformedScenarioException the first problem, when any scenario is malformed
+     */
+    public List<Scenario> requireWellFormed() {
+      if (!malformed.isEmpty()) {
+        throw malformed.get(0);
+      }
+      return scenarios;
+    }
   }
 
   /**
-   * Like {@link #parseFile}, but a malformed scenario does not hide the file's others.
+   * Reads and parses one file, scenario by scenario: a malformed scenario does not hide the
+   * file's others.
    *
+   * @param displayName how failure lines name the file
    * @throws MalformedScenarioException when the file cannot be read (no such file)
    */
-  public static Parsed parseFileEach(Path file, String displayName) {
-    return parseEach(displayName, read(file, displayName));
+  public static Parsed parseFile(Path file, String displayName) {
+    return parse(displayName, read(file, displayName));
   }
 
   /**
    * Parses a file's content scenario by scenario: one scenario object, {@code {"scenarios":
    * [...]}} or (a generator's shortcut) a bare list of scenarios.
    */
-  public static Parsed parseEach(String file, byte[] content) {
+  public static Parsed parse(String file, byte[] content) {
     Where where = Where.file(file);
     JsonNode root;
     try {
@@ -396,10 +392,10 @@ public final class ScenarioParser {
       });
     }
     List<Step.EventExpect> events = new ArrayList<>();
-    JsonNode single = o.has("expect_events") && o.rawOrNull("expect_events").isObject()
-        ? o.raw("expect_events") : null; // one event given without its list
-    List<JsonNode> eventNodes =
-        single != null ? List.of(single) : o.optArray("expect_events").orElse(List.of());
+    JsonNode eventsGiven = o.raw("expect_events");
+    List<JsonNode> eventNodes = eventsGiven != null && eventsGiven.isObject()
+        ? List.of(eventsGiven) // one event written without its list
+        : o.optArray("expect_events").orElse(List.of());
     for (int i = 0; i < eventNodes.size(); i++) {
       JsonNode n = eventNodes.get(i);
       events.add(n.isTextual() // a bare type, as in expect_no_events

@@ -55,7 +55,7 @@ class ScenarioMutationTest {
         byte[] bytes = JSON.writeValueAsBytes(mutant);
         ScenarioParser.Parsed parsed;
         try {
-          parsed = ScenarioParser.parseEach(name, bytes);
+          parsed = ScenarioParser.parse(name, bytes);
         } catch (RuntimeException e) {
           throw new AssertionError(name + ": the parser threw " + e + " on "
               + new String(bytes, StandardCharsets.UTF_8), e);

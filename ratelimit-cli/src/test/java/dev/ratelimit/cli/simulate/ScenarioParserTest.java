@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class ScenarioParserTest {
 
   private static List<Scenario> parse(String json) {
-    return ScenarioParser.parse("f.json", json.getBytes(StandardCharsets.UTF_8));
+    return ScenarioParser.parse("f.json", json.getBytes(StandardCharsets.UTF_8)).requireWellFormed();
   }
 
   private static String malformed(String json) {

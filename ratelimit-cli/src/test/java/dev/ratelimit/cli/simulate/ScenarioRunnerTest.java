@@ -15,7 +15,8 @@ class ScenarioRunnerTest {
           + " \"max_percent_recv\": \"10\", \"duration_hours\": \"24\"}";
 
   private static List<String> failures(String json) {
-    List<Scenario> scenarios = ScenarioParser.parse("f.json", json.getBytes(StandardCharsets.UTF_8));
+    List<Scenario> scenarios =
+        ScenarioParser.parse("f.json", json.getBytes(StandardCharsets.UTF_8)).requireWellFormed();
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
     try (PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
       return new ScenarioRunner(out, false, SimulationStore.memory(), null).run(scenarios).failures();
