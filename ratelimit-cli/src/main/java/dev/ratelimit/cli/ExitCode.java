@@ -17,7 +17,10 @@ public final class ExitCode {
    */
   public static final int USAGE = 2;
 
-  /** A bug or an environment failure the command could not attribute to its input. */
+  /**
+   * A bug or an environment failure the command could not attribute to its input, such as a node
+   * ({@code --node}) that cannot be reached or gives no answer of the expected shape.
+   */
   public static final int INTERNAL = 3;
 
   private ExitCode() {}

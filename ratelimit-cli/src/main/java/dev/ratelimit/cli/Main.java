@@ -1,6 +1,7 @@
 package dev.ratelimit.cli;
 
 import dev.ratelimit.cli.query.HomeException;
+import dev.ratelimit.cli.query.NodeException;
 import dev.ratelimit.cli.simulate.MalformedScenarioException;
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
@@ -95,14 +96,21 @@ public final class Main {
       return ExitCode.USAGE;
     }
     if (ex instanceof RateLimitException r) {
-      return r.code() == ErrorCode.RATE_LIMIT_NOT_FOUND ? ExitCode.FAILED : ExitCode.USAGE;
+      return exitCode(r.code());
     }
-    return ExitCode.INTERNAL;
+    if (ex instanceof NodeException n && n.moduleCode().isPresent()) {
+      return exitCode(n.moduleCode().get()); // as the same error from a home
+    }
+    return ExitCode.INTERNAL; // other NodeExceptions among them: the node failed, not the input
+  }
+
+  private static int exitCode(ErrorCode code) {
+    return code == ErrorCode.RATE_LIMIT_NOT_FOUND ? ExitCode.FAILED : ExitCode.USAGE;
   }
 
   static String message(Exception ex) {
     if (ex instanceof CliException || ex instanceof MalformedScenarioException
-        || ex instanceof HomeException) {
+        || ex instanceof HomeException || ex instanceof NodeException) {
       return oneLine(ex.getMessage());
     }
     if (ex instanceof RateLimitException r) {

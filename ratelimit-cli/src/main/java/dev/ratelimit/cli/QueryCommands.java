@@ -3,42 +3,46 @@ package dev.ratelimit.cli;
 import dev.ratelimit.app.chain.NodeConfig;
 import dev.ratelimit.cli.query.HomeException;
 import dev.ratelimit.cli.query.HomeSnapshot;
+import dev.ratelimit.cli.query.NodeClient;
 import dev.ratelimit.cli.query.Output;
+import dev.ratelimit.cli.query.Queries;
 import dev.ratelimit.cli.query.QueryOutput;
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
-import dev.ratelimit.core.genesis.GenesisCodec;
 import dev.ratelimit.core.host.BlockContext;
-import dev.ratelimit.core.keeper.RateLimitKeeper;
-import dev.ratelimit.core.keeper.RemainingCapacity;
 import dev.ratelimit.core.model.Identifiers;
 import dev.ratelimit.core.model.Path;
-import dev.ratelimit.core.model.RateLimit;
 import dev.ratelimit.core.model.Texts;
 import dev.ratelimit.core.query.RateLimitQueryServer;
-import dev.ratelimit.proto.v1.QueryAllBlacklistedDenomsRequest;
-import dev.ratelimit.proto.v1.QueryAllRateLimitsRequest;
-import dev.ratelimit.proto.v1.QueryAllWhitelistedAddressesRequest;
+import dev.ratelimit.proto.v1.QueryAllBlacklistedDenomsResponse;
+import dev.ratelimit.proto.v1.QueryAllRateLimitsResponse;
+import dev.ratelimit.proto.v1.QueryAllWhitelistedAddressesResponse;
 import dev.ratelimit.proto.v1.QueryRateLimitResponse;
-import dev.ratelimit.proto.v1.QueryRateLimitsByChainIdRequest;
+import dev.ratelimit.proto.v1.QueryRateLimitsByChainIdResponse;
 import dev.ratelimit.proto.v1.QueryRateLimitsByChannelOrClientIdResponse;
+import java.net.URI;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.BiFunction;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * The operator queries over a node home (names from the Go module's CLI). Each opens a copy of
- * {@code <home>/data} (the home's files are never changed), answers and deletes the copy.
+ * The operator queries (names from the Go module's CLI), answered by the {@code ratelimit.v1.Query}
+ * service either over a node home ({@code --home}: a copy of {@code <home>/data} is opened,
+ * answered and deleted, so the home's files are never changed) or by a running node ({@code
+ * --node}: an {@code abci_query} through its CometBFT RPC). Both print the same answer for the
+ * same state.
  */
 final class QueryCommands {
   private QueryCommands() {}
 
-  /** {@code --home} and {@code --output}, shared by every query. */
+  /** {@code --home} alone, for what only a home answers, and {@code --output}. */
   static final class HomeOptions {
     @Option(
         names = "--home",
@@ -51,17 +55,54 @@ final class QueryCommands {
         names = "--output",
         paramLabel = "json|text",
         defaultValue = "text",
-        description =
-            "text (an aligned table, the default) or json (the Go module's query response as"
-                + " protobuf JSON; remaining-capacity prints its own object).")
+        description = "text (an aligned table, the default) or json (an object of its own).")
     Output output;
   }
 
-  /** Runs {@code body} over a snapshot of the home and prints what it returns. */
+  /** {@code --home} or {@code --node} (with {@code --height}), and {@code --output}. */
+  static final class SourceOptions {
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Source source;
+
+    @Option(
+        names = "--height",
+        paramLabel = "H",
+        description = "With --node: the block height to answer at (default: the node's latest).")
+    Long height;
+
+    @Option(
+        names = "--output",
+        paramLabel = "json|text",
+        defaultValue = "text",
+        description =
+            "text (an aligned table, the default) or json (the Go module's query response as"
+                + " protobuf JSON).")
+    Output output;
+  }
+
+  /** Exactly one of the two. */
+  static final class Source {
+    @Option(
+        names = "--home",
+        paramLabel = "DIR",
+        description = "Node home: the LevelDB in <home>/data (opened read-only, as a copy).")
+    java.nio.file.Path home;
+
+    @Option(
+        names = "--node",
+        paramLabel = "URL",
+        description =
+            "A running node's CometBFT RPC address, e.g. http://localhost:26657 or"
+                + " tcp://localhost:26657: each query is an abci_query, as with the Go CLI's"
+                + " --node.")
+    String node;
+  }
+
+  /** Asks the home or the node and prints what {@link #answer} returns. */
   abstract static class QueryCommand implements Callable<Integer> {
     final Io io;
 
-    @Mixin HomeOptions options;
+    @Mixin SourceOptions options;
 
     QueryCommand(Io io) {
       this.io = io;
@@ -69,27 +110,51 @@ final class QueryCommands {
 
     @Override
     public final Integer call() {
-      try (HomeSnapshot home = HomeSnapshot.open(options.home)) {
-        home.warnings().forEach(io::warn);
-        if (home.lastBlock().isEmpty() && needsTime()) {
-          io.warn(options.home + " records no last block; measuring from the current time");
-        }
-        BlockContext ctx = home.context(Instant.now());
-        io.out().print(answer(home, home.keeper(), ctx, options.output));
+      if (options.source.node != null) {
+        io.out().print(answer(new Queries(node()), Optional.empty(), options.output));
         io.out().flush();
+        return ExitCode.OK;
       }
-      return ExitCode.OK;
+      if (options.height != null) {
+        throw CliException.usage("--height needs --node (a home answers as of its last block)");
+      }
+      return fromHome(io, options.source.home, false, (home, ctx) -> {
+        RateLimitQueryServer server = new RateLimitQueryServer(home.keeper());
+        return answer(new Queries((path, request) -> server.query(ctx, path, request)),
+            Optional.of(home), options.output);
+      });
     }
 
-    boolean needsTime() {
-      return false;
+    private NodeClient node() {
+      if (options.height != null && options.height < 0) {
+        throw CliException.usage("--height must not be negative: " + options.height);
+      }
+      URI endpoint;
+      try {
+        endpoint = NodeClient.endpoint(options.source.node);
+      } catch (IllegalArgumentException e) {
+        throw CliException.usage(e.getMessage());
+      }
+      return new NodeClient(
+          endpoint, options.height == null ? 0 : options.height, NodeClient.DEFAULT_TIMEOUT);
     }
+
+    /**
+     * The text to print.
+     *
+     * @param home the home asked, for notes only it can give; empty when a node is asked
+     */
+    abstract String answer(Queries queries, Optional<HomeSnapshot> home, Output output);
 
     /**
      * A typo'd id is a valid client id that names nothing (an empty answer, not code 8): when the
      * home lists its transfer channels and clients and {@code id} is not among them, say so.
      */
-    void noteUnknownId(HomeSnapshot home, String id) {
+    void noteUnknownId(Optional<HomeSnapshot> asked, String id) {
+      if (asked.isEmpty()) {
+        return; // a node's channels are its IBC state, which this command does not read
+      }
+      HomeSnapshot home = asked.get();
       boolean unknown;
       try {
         unknown = home.chainIds().filter(ids -> !ids.containsKey(id)).isPresent();
@@ -102,8 +167,26 @@ final class QueryCommands {
             + " home (" + NodeConfig.channelsFile(home.home()) + ")");
       }
     }
+  }
 
-    abstract String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output);
+  /**
+   * Opens a copy of the home, reports its warnings, prints what {@code answer} makes of it as of
+   * its last block, and deletes the copy.
+   *
+   * @param needsTime whether the answer counts time from the last block (warned when the home
+   *     records none, and the current time stands in)
+   */
+  static int fromHome(Io io, java.nio.file.Path dir, boolean needsTime,
+      BiFunction<HomeSnapshot, BlockContext, String> answer) {
+    try (HomeSnapshot home = HomeSnapshot.open(dir)) {
+      home.warnings().forEach(io::warn);
+      if (home.lastBlock().isEmpty() && needsTime) {
+        io.warn(dir + " records no last block; measuring from the current time");
+      }
+      io.out().print(answer.apply(home, home.context(Instant.now())));
+      io.out().flush();
+    }
+    return ExitCode.OK;
   }
 
   static void requireId(String id) {
@@ -126,28 +209,28 @@ final class QueryCommands {
     }
   }
 
-  /** The query service over the home's keeper: JSON output is its responses, as Go's CLI prints. */
-  static RateLimitQueryServer queries(RateLimitKeeper keeper) {
-    return new RateLimitQueryServer(keeper);
-  }
-
   @Command(
       name = "list-rate-limits",
       mixinStandardHelpOptions = true,
       versionProvider = VersionProvider.class,
       description = "List every rate limit (by channel or client id, then denom).",
-      footer = {"", "Example:", "  ratelimit list-rate-limits --home /tmp/rl-home --output json"})
+      footer = {
+        "",
+        "Examples:",
+        "  ratelimit list-rate-limits --home /tmp/rl-home --output json",
+        "  ratelimit list-rate-limits --node http://localhost:26657"
+      })
   static final class ListRateLimits extends QueryCommand {
     ListRateLimits(Io io) {
       super(io);
     }
 
     @Override
-    String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
+    String answer(Queries queries, Optional<HomeSnapshot> home, Output output) {
+      QueryAllRateLimitsResponse response = queries.allRateLimits();
       return output == Output.json
-          ? QueryOutput.protoJson(
-              queries(keeper).allRateLimits(ctx, QueryAllRateLimitsRequest.getDefaultInstance()))
-          : QueryOutput.rateLimitsTable(keeper.getAllRateLimits(ctx));
+          ? QueryOutput.protoJson(response)
+          : QueryOutput.rateLimitsTable(response.getRateLimitsList());
     }
   }
 
@@ -167,7 +250,8 @@ final class QueryCommands {
         "",
         "Examples:",
         "  ratelimit rate-limit channel-5 --home /tmp/rl-home",
-        "  ratelimit rate-limit channel-5 --denom ibc/D24B... --home /tmp/rl-home --output json"
+        "  ratelimit rate-limit channel-5 --denom ibc/D24B... --home /tmp/rl-home --output json",
+        "  ratelimit rate-limit channel-5 --node tcp://localhost:26657 --height 1200"
       })
   static final class RateLimitQuery extends QueryCommand {
     @Parameters(index = "0", paramLabel = "CHANNEL_OR_CLIENT_ID", description = "e.g. channel-5")
@@ -181,31 +265,30 @@ final class QueryCommands {
     }
 
     @Override
-    String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
+    String answer(Queries queries, Optional<HomeSnapshot> home, Output output) {
       if (denom == null) {
         requireId(id); // the same message with or without --denom
-        List<RateLimit> limits = keeper.getRateLimitsByChannelOrClient(ctx, id);
-        if (limits.isEmpty()) {
+        QueryRateLimitsByChannelOrClientIdResponse response =
+            queries.rateLimitsByChannelOrClientId(id);
+        if (response.getRateLimitsCount() == 0) {
           noteUnknownId(home, id);
         }
-        return output == Output.json // read once: the service's response, built from the limits
-            ? QueryOutput.protoJson(QueryRateLimitsByChannelOrClientIdResponse.newBuilder()
-                .addAllRateLimits(limits.stream().map(GenesisCodec::toProto).toList()))
-            : QueryOutput.rateLimitsTable(limits);
+        return output == Output.json
+            ? QueryOutput.protoJson(response)
+            : QueryOutput.rateLimitsTable(response.getRateLimitsList());
       }
       Path path = path(denom, id);
-      Optional<RateLimit> rl = keeper.getRateLimit(ctx, path);
-      if (rl.isEmpty()) { // the service's empty response for scripts, and the exit status
+      QueryRateLimitResponse response = queries.rateLimit(denom, id);
+      if (!response.hasRateLimit()) { // the service's empty response for scripts, and the exit status
         noteUnknownId(home, id);
         if (output == Output.json) {
-          io.out().print(QueryOutput.protoJson(QueryRateLimitResponse.getDefaultInstance()));
+          io.out().print(QueryOutput.protoJson(response));
         }
         throw new RateLimitException(ErrorCode.RATE_LIMIT_NOT_FOUND, "no rate limit on " + path);
       }
-      return output == Output.json // the limit read once: the service's response, built from it
-          ? QueryOutput.protoJson(
-              QueryRateLimitResponse.newBuilder().setRateLimit(GenesisCodec.toProto(rl.get())))
-          : QueryOutput.rateLimitsTable(List.of(rl.get()));
+      return output == Output.json
+          ? QueryOutput.protoJson(response)
+          : QueryOutput.rateLimitsTable(List.of(response.getRateLimit()));
     }
   }
 
@@ -231,20 +314,20 @@ final class QueryCommands {
     }
 
     @Override
-    String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
+    String answer(Queries queries, Optional<HomeSnapshot> home, Output output) {
       if (Texts.isGoBlank(chainId)) { // Go's whitespace, as the query service decides
         // no chain has a blank id: an empty list would read as "no limits lead there"
         throw CliException.usage("CHAIN_ID must not be blank");
       }
-      if (home.chainIds().isEmpty()) {
+      if (home.isPresent() && home.get().chainIds().isEmpty()) {
         io.err().println(
-            "ratelimit: note: " + NodeConfig.channelsFile(home.home())
+            "ratelimit: note: " + NodeConfig.channelsFile(home.get().home())
                 + " does not exist, so no channel resolves to a chain");
       }
+      QueryRateLimitsByChainIdResponse response = queries.rateLimitsByChainId(chainId);
       return output == Output.json
-          ? QueryOutput.protoJson(queries(keeper).rateLimitsByChainId(ctx,
-              QueryRateLimitsByChainIdRequest.newBuilder().setChainId(chainId).build()))
-          : QueryOutput.rateLimitsTable(keeper.getRateLimitsByChainId(ctx, chainId));
+          ? QueryOutput.protoJson(response)
+          : QueryOutput.rateLimitsTable(response.getRateLimitsList());
     }
   }
 
@@ -260,11 +343,11 @@ final class QueryCommands {
     }
 
     @Override
-    String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
+    String answer(Queries queries, Optional<HomeSnapshot> home, Output output) {
+      QueryAllBlacklistedDenomsResponse response = queries.allBlacklistedDenoms();
       return output == Output.json
-          ? QueryOutput.protoJson(queries(keeper).allBlacklistedDenoms(
-              ctx, QueryAllBlacklistedDenomsRequest.getDefaultInstance()))
-          : QueryOutput.blacklistTable(keeper.getAllBlacklistedDenoms(ctx));
+          ? QueryOutput.protoJson(response)
+          : QueryOutput.blacklistTable(response.getDenomsList());
     }
   }
 
@@ -280,11 +363,11 @@ final class QueryCommands {
     }
 
     @Override
-    String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
+    String answer(Queries queries, Optional<HomeSnapshot> home, Output output) {
+      QueryAllWhitelistedAddressesResponse response = queries.allWhitelistedAddresses();
       return output == Output.json
-          ? QueryOutput.protoJson(queries(keeper).allWhitelistedAddresses(
-              ctx, QueryAllWhitelistedAddressesRequest.getDefaultInstance()))
-          : QueryOutput.whitelistTable(keeper.getAllWhitelistedAddressPairs(ctx));
+          ? QueryOutput.protoJson(response)
+          : QueryOutput.whitelistTable(response.getAddressPairsList());
     }
   }
 
@@ -298,6 +381,9 @@ final class QueryCommands {
         "Per direction: threshold, net flow, remaining (or 'unlimited' when the channel value is"
             + " 0); then window_resets_at and seconds_until_reset, measured from the home's last"
             + " block time. A path with no rate limit is code 2 and exits 1.",
+        "",
+        "Only a home answers it: the query service has no such method, and the window's reset"
+            + " time comes from the module's hour epoch, which only the store holds.",
         ""
       },
       footer = {
@@ -305,7 +391,11 @@ final class QueryCommands {
         "Example:",
         "  ratelimit remaining-capacity channel-5 --denom ibc/D24B... --home /tmp/rl-home"
       })
-  static final class RemainingCapacityQuery extends QueryCommand {
+  static final class RemainingCapacityQuery implements Callable<Integer> {
+    private final Io io;
+
+    @Mixin HomeOptions options;
+
     @Parameters(index = "0", paramLabel = "CHANNEL_OR_CLIENT_ID", description = "e.g. channel-5")
     String id;
 
@@ -317,18 +407,13 @@ final class QueryCommands {
     String denom;
 
     RemainingCapacityQuery(Io io) {
-      super(io);
+      this.io = io;
     }
 
     @Override
-    boolean needsTime() {
-      return true;
-    }
-
-    @Override
-    String answer(HomeSnapshot home, RateLimitKeeper keeper, BlockContext ctx, Output output) {
-      RemainingCapacity rc = keeper.remainingCapacity(ctx, path(denom, id));
-      return QueryOutput.remainingCapacity(rc, ctx, output);
+    public Integer call() {
+      return fromHome(io, options.home, true, (home, ctx) -> QueryOutput.remainingCapacity(
+          home.keeper().remainingCapacity(ctx, path(denom, id)), ctx, options.output));
     }
   }
 }

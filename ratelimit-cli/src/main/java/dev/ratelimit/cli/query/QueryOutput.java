@@ -10,8 +10,7 @@ import com.google.protobuf.MessageOrBuilder;
 import dev.ratelimit.core.genesis.ProtoJson;
 import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.keeper.RemainingCapacity;
-import dev.ratelimit.core.model.RateLimit;
-import dev.ratelimit.core.model.WhitelistedAddressPair;
+import dev.ratelimit.proto.v1.WhitelistedAddressPair;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Optional;
@@ -30,22 +29,25 @@ public final class QueryOutput {
     return ProtoJson.print(message) + "\n";
   }
 
-  /** A table of rate limits, one row each. */
-  public static String rateLimitsTable(List<RateLimit> limits) {
+  /**
+   * A table of rate limits as the query service answers them, one row each. The numbers print as
+   * the answer spells them (decimal strings on the wire), so a node's answer shows as it came.
+   */
+  public static String rateLimitsTable(List<dev.ratelimit.proto.v1.RateLimit> limits) {
     TextTable t =
         new TextTable(
             "CHANNEL_OR_CLIENT_ID", "DENOM", "SEND_%", "RECV_%", "HOURS", "INFLOW", "OUTFLOW",
             "CHANNEL_VALUE");
-    for (RateLimit rl : limits) {
+    for (dev.ratelimit.proto.v1.RateLimit rl : limits) {
       t.row(
-          rl.path().channelOrClientId(),
-          rl.path().denom(),
-          Integer.toString(rl.quota().maxPercentSend()),
-          Integer.toString(rl.quota().maxPercentRecv()),
-          Long.toUnsignedString(rl.quota().durationHours()),
-          rl.flow().inflow().toString(),
-          rl.flow().outflow().toString(),
-          rl.flow().channelValue().toString());
+          rl.getPath().getChannelOrClientId(),
+          rl.getPath().getDenom(),
+          rl.getQuota().getMaxPercentSend(),
+          rl.getQuota().getMaxPercentRecv(),
+          Long.toUnsignedString(rl.getQuota().getDurationHours()),
+          rl.getFlow().getInflow(),
+          rl.getFlow().getOutflow(),
+          rl.getFlow().getChannelValue());
     }
     return t.render();
   }
@@ -60,7 +62,7 @@ public final class QueryOutput {
   /** A table of (sender, receiver) pairs. */
   public static String whitelistTable(List<WhitelistedAddressPair> pairs) {
     TextTable t = new TextTable("SENDER", "RECEIVER");
-    pairs.forEach(p -> t.row(p.sender(), p.receiver()));
+    pairs.forEach(p -> t.row(p.getSender(), p.getReceiver()));
     return t.render();
   }
 

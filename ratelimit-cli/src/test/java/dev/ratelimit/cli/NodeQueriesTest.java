@@ -1,0 +1,352 @@
+package dev.ratelimit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ratelimit.cli.FakeCometRpc.Call;
+import dev.ratelimit.cli.FakeCometRpc.Reply;
+import dev.ratelimit.cli.query.HomeSnapshot;
+import dev.ratelimit.cli.query.NodeClient;
+import dev.ratelimit.cli.query.NodeException;
+import dev.ratelimit.core.query.RateLimitQueryServer;
+import dev.ratelimit.proto.v1.QueryAllRateLimitsRequest;
+import dev.ratelimit.proto.v1.QueryRateLimitRequest;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The operator queries asking a running node ({@code --node}) through its CometBFT RPC: a node
+ * whose app routes {@code abci_query} to the query service over a home answers exactly what the
+ * same query over that home ({@code --home}) prints; the node's failures are one line each.
+ */
+class NodeQueriesTest {
+  @TempDir static Path tmp;
+  static Path home;
+  static HomeSnapshot snapshot;
+  static FakeCometRpc node;
+
+  @BeforeAll
+  static void aNodeOverAHome() throws IOException {
+    home = tmp.resolve("home");
+    Cli made = Cli.run("simulate", "--home", home.toString(),
+        Cli.resource("/query/node-home.json").toString());
+    assertEquals(0, made.exit(), made.toString());
+    snapshot = HomeSnapshot.open(home);
+    node = FakeCometRpc.serving(
+        new RateLimitQueryServer(snapshot.keeper()), snapshot.context(Instant.EPOCH));
+  }
+
+  @AfterAll
+  static void close() {
+    node.close();
+    snapshot.close();
+  }
+
+  private static Cli run(List<String> args, String... more) {
+    List<String> all = new ArrayList<>(args);
+    all.addAll(List.of(more));
+    return Cli.run(all.toArray(String[]::new));
+  }
+
+  static Stream<List<String>> everyQuery() {
+    return Stream.of(
+        List.of("list-rate-limits"),
+        List.of("rate-limit", "channel-0"),
+        List.of("rate-limit", "07-tendermint-9", "--denom", "ustrd"),
+        List.of("rate-limit", "channel-9"),
+        List.of("rate-limits-by-chain", "osmosis-1"),
+        List.of("rate-limits-by-chain", "nowhere-1"),
+        List.of("list-blacklisted-denoms"),
+        List.of("list-whitelisted-addresses"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("everyQuery")
+  void theNodePrintsWhatTheHomePrints(List<String> query) {
+    for (String output : List.of("text", "json")) {
+      Cli fromHome = run(query, "--output", output, "--home", home.toString());
+      Cli fromNode = run(query, "--output", output, "--node", node.uri().toString());
+      assertEquals(0, fromHome.exit(), fromHome.toString());
+      assertEquals(0, fromNode.exit(), fromNode.toString());
+      assertEquals(fromHome.out(), fromNode.out(), output);
+      assertEquals("", fromNode.err()); // the home's notes read its channels file; a node has none
+    }
+  }
+
+  @Test
+  void theNodesAnswer_isTheState() {
+    Cli text = Cli.run("list-rate-limits", "--node", node.uri().toString());
+    assertEquals(List.of(
+        "CHANNEL_OR_CLIENT_ID  DENOM  SEND_%  RECV_%  HOURS  INFLOW  OUTFLOW  CHANNEL_VALUE",
+        "07-tendermint-9       ustrd  50      50      1      0       0        1000000",
+        "channel-0             ustrd  10      20      24     0       25000    1000000",
+        "channel-5             uatom  5       5       6      1200    0        500000"),
+        text.outLines());
+    Cli byChain = Cli.run("rate-limits-by-chain", "cosmoshub-4", "--node", node.uri().toString());
+    assertEquals(List.of(
+        "CHANNEL_OR_CLIENT_ID  DENOM  SEND_%  RECV_%  HOURS  INFLOW  OUTFLOW  CHANNEL_VALUE",
+        "channel-5             uatom  5       5       6      1200    0        500000"),
+        byChain.outLines());
+    Cli pairs = Cli.run("list-whitelisted-addresses", "--output", "json",
+        "--node", node.uri().toString());
+    assertEquals("""
+        {
+          "address_pairs": [{
+            "sender": "stride1other",
+            "receiver": "cosmos1receiver"
+          }, {
+            "sender": "stride1sender",
+            "receiver": "osmo1receiver"
+          }]
+        }
+        """, pairs.out());
+  }
+
+  @Test
+  void aPathWithoutALimit_isCode2_afterTheServicesEmptyResponse_asFromAHome() {
+    List<String> q = List.of("rate-limit", "channel-0", "--denom", "uatom", "--output", "json");
+    Cli fromNode = run(q, "--node", node.uri().toString());
+    Cli fromHome = run(q, "--home", home.toString());
+    assertEquals(1, fromNode.exit(), fromNode.toString());
+    assertEquals("{}\n", fromNode.out());
+    assertEquals(fromHome.out(), fromNode.out());
+    assertEquals(List.of("ratelimit: rate limit not found: no rate limit on channel-0/uatom (code 2)"),
+        fromNode.errLines());
+  }
+
+  @Test
+  void eachQueryIsOneJsonRpcAbciQuery_withTheRequestAsHex_atTheHeightAsked() throws IOException {
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) -> Reply.value(new byte[0], 42))) {
+      Cli r = Cli.run("rate-limit", "channel-0", "--denom", "ustrd",
+          "--node", rpc.uri().toString(), "--height", "42");
+      assertEquals(1, r.exit(), r.toString()); // the empty response: no limit
+
+      List<Call> calls = rpc.calls();
+      assertEquals(1, calls.size());
+      Call call = calls.get(0);
+      assertEquals("POST", call.httpMethod());
+      assertEquals("application/json", call.contentType());
+      assertEquals("2.0", call.body().path("jsonrpc").asText());
+      assertEquals("abci_query", call.body().path("method").asText());
+      assertEquals("/ratelimit.v1.Query/RateLimit", call.params().path("path").asText());
+      byte[] request = QueryRateLimitRequest.newBuilder()
+          .setDenom("ustrd").setChannelOrClientId("channel-0").build().toByteArray();
+      assertEquals(HexFormat.of().withUpperCase().formatHex(request),
+          call.params().path("data").asText());
+      assertEquals("42", call.params().path("height").textValue()); // a string, as CometBFT's
+      assertTrue(call.params().path("prove").isBoolean());
+      assertEquals(false, call.params().path("prove").booleanValue());
+    }
+  }
+
+  @Test
+  void withoutHeight_theNodesLatest_andTcpIsHttp() throws IOException {
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) -> Reply.value(new byte[0], 7))) {
+      String tcp = "tcp://127.0.0.1:" + rpc.uri().getPort();
+      Cli r = Cli.run("list-rate-limits", "--output", "json", "--node", tcp);
+      assertEquals(0, r.exit(), r.toString());
+      assertEquals("{\n  \"rate_limits\": []\n}\n", r.out()); // a null value is the empty message
+      assertEquals("0", rpc.calls().get(0).params().path("height").asText());
+      assertEquals("/ratelimit.v1.Query/AllRateLimits", rpc.calls().get(0).params().path("path").asText());
+      assertEquals("", rpc.calls().get(0).params().path("data").asText());
+    }
+  }
+
+  @Test
+  void aModuleErrorTheNodeAnswers_isThatError() throws IOException {
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) ->
+        Reply.failed(13, "ratelimit", "the store holds no hour epoch of the module"))) {
+      Cli r = Cli.run("list-rate-limits", "--node", rpc.uri().toString());
+      assertEquals(2, r.exit(), r.toString());
+      assertEquals(List.of("ratelimit: node " + rpc.uri() + ", /ratelimit.v1.Query/AllRateLimits:"
+          + " the store holds no hour epoch of the module (code 13)"), r.errLines());
+      assertEquals("", r.out());
+    }
+  }
+
+  @Test
+  void anSdkClassTheModuleUses_isThatError() throws IOException {
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) ->
+        Reply.failed(18, "sdk", "chain id must not be blank"))) {
+      Cli r = Cli.run("rate-limits-by-chain", "osmosis-1", "--node", rpc.uri().toString());
+      assertEquals(2, r.exit(), r.toString());
+      assertEquals(List.of("ratelimit: node " + rpc.uri() + ", /ratelimit.v1.Query/RateLimitsByChainId:"
+          + " chain id must not be blank (code invalid_request)"), r.errLines());
+    }
+  }
+
+  @Test
+  void aChainWithoutTheModule_saysSo() throws IOException {
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) ->
+        Reply.failed(6, "sdk", "unknown query path: " + path + ": unknown request"))) {
+      Cli r = Cli.run("list-blacklisted-denoms", "--node", rpc.uri().toString());
+      assertEquals(3, r.exit(), r.toString());
+      assertEquals(List.of("ratelimit: node " + rpc.uri() + ", /ratelimit.v1.Query/AllBlacklistedDenoms:"
+          + " code 6 in codespace \"sdk\": unknown query path:"
+          + " /ratelimit.v1.Query/AllBlacklistedDenoms: unknown request"
+          + " (does the chain run the rate-limit module, ratelimit.v1?)"), r.errLines());
+    }
+  }
+
+  static Stream<Object[]> answersThatAreNone() {
+    return Stream.of(
+        new Object[] {new Reply(500, "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32603,"
+            + "\"message\":\"Internal error\",\"data\":\"height 99 must be less than or equal to"
+            + " the current blockchain height 50\"}}"),
+            "JSON-RPC error -32603: Internal error: height 99 must be less than or equal to the"
+                + " current blockchain height 50"},
+        new Object[] {new Reply(200, "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32601,"
+            + "\"message\":\"Method not found\"}}"),
+            "JSON-RPC error -32601: Method not found"},
+        new Object[] {new Reply(502, "<html>Bad Gateway</html>"),
+            "HTTP 502, not a JSON-RPC answer: \"<html>Bad Gateway</html>\""},
+        new Object[] {new Reply(503, "{\"message\":\"down for maintenance\"}"),
+            "HTTP 503: \"{\\\"message\\\":\\\"down for maintenance\\\"}\""},
+        new Object[] {new Reply(200, ""), "HTTP 200, not a JSON-RPC answer: (empty body)"},
+        new Object[] {new Reply(200, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"),
+            "the answer has no result.response: "
+                + "\"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":1,\\\"result\\\":{}}\""},
+        new Object[] {new Reply(200, "{\"result\":{\"response\":{\"code\":\"x\"}}}"),
+            "the answer's code is not a number: \"x\""},
+        new Object[] {new Reply(200, "{\"result\":{\"response\":{\"code\":0,\"value\":\"@@\"}}}"),
+            "the answer's value is not base64: Illegal base64 character 40"},
+        new Object[] {new Reply(200, "{\"result\":{\"response\":{\"code\":0,\"value\":7}}}"),
+            "the answer's value is not a base64 string: 7"});
+  }
+
+  @ParameterizedTest
+  @MethodSource("answersThatAreNone")
+  void anAnswerThatIsNone_isOneLine_exit3(Reply reply, String problem) throws IOException {
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) -> reply)) {
+      Cli r = Cli.run("list-rate-limits", "--node", rpc.uri().toString());
+      assertEquals(3, r.exit(), r.toString());
+      assertEquals(List.of("ratelimit: node " + rpc.uri() + ", /ratelimit.v1.Query/AllRateLimits: "
+          + problem), r.errLines());
+      assertEquals("", r.out());
+    }
+  }
+
+  @Test
+  void responseBytesOfAnotherMessage_areNoAnswer() throws IOException {
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) ->
+        Reply.value(new byte[] {(byte) 0xFF}, 1))) {
+      Cli r = Cli.run("list-rate-limits", "--node", rpc.uri().toString());
+      assertEquals(3, r.exit(), r.toString());
+      assertTrue(r.err().startsWith("ratelimit: the answer to AllRateLimits is not a"
+          + " QueryAllRateLimitsResponse: "), r.err());
+    }
+  }
+
+  @Test
+  void aNodeNoOneListensOn_cannotBeReached() throws IOException {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Cli r = Cli.run("list-rate-limits", "--node", "http://127.0.0.1:" + port);
+    assertEquals(3, r.exit(), r.toString());
+    assertTrue(r.err().startsWith("ratelimit: cannot reach node http://127.0.0.1:" + port + ": "),
+        r.err());
+    assertEquals(1, r.errLines().size());
+  }
+
+  @Test
+  void aNodeThatDoesNotAnswerInTime_timesOut() throws IOException {
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) -> {
+      try {
+        Thread.sleep(2_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return Reply.value(new byte[0], 1);
+    })) {
+      NodeClient client = new NodeClient(rpc.uri(), 0, Duration.ofMillis(200));
+      byte[] request = QueryAllRateLimitsRequest.getDefaultInstance().toByteArray();
+      NodeException e = assertThrows(NodeException.class,
+          () -> client.query("/ratelimit.v1.Query/AllRateLimits", request));
+      assertEquals("node " + rpc.uri() + " did not answer /ratelimit.v1.Query/AllRateLimits"
+          + " within 200 ms", e.getMessage());
+    }
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "http://localhost:26657, http://localhost:26657",
+    "https://rpc.example.org, https://rpc.example.org",
+    "http://10.0.0.5:26657/rpc, http://10.0.0.5:26657/rpc",
+    "tcp://localhost:26657, http://localhost:26657",
+    "TCP://127.0.0.1:26657, http://127.0.0.1:26657",
+    "' http://localhost:26657 ', http://localhost:26657",
+  })
+  void nodeAddresses_taken(String given, String asked) {
+    assertEquals(URI.create(asked), NodeClient.endpoint(given));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"localhost:26657", "localhost", "ftp://localhost", "http://", "", "http//x",
+      "unix:///var/run/rpc.sock"})
+  void nodeAddresses_refused(String given) {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> NodeClient.endpoint(given));
+    assertTrue(e.getMessage().endsWith(
+        "expected a URL such as http://localhost:26657 (tcp:// is taken as http://)"), e.getMessage());
+  }
+
+  @Test
+  void wrongUse_isUsage_andAsksNothing() throws IOException {
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) -> Reply.value(new byte[0], 1))) {
+      String uri = rpc.uri().toString();
+      assertUsage("ratelimit: Error: --home=DIR, --node=URL are mutually exclusive (specify only"
+          + " one) (see 'ratelimit list-rate-limits --help')",
+          "list-rate-limits", "--node", uri, "--home", home.toString());
+      assertUsage("ratelimit: Error: Missing required argument (specify one of these):"
+          + " (--home=DIR | --node=URL) (see 'ratelimit list-rate-limits --help')",
+          "list-rate-limits");
+      assertUsage("ratelimit: --height needs --node (a home answers as of its last block)",
+          "list-rate-limits", "--home", home.toString(), "--height", "3");
+      assertUsage("ratelimit: --height must not be negative: -1",
+          "list-rate-limits", "--node", uri, "--height", "-1");
+      assertUsage("ratelimit: --node \"localhost:26657\": expected a URL such as"
+          + " http://localhost:26657 (tcp:// is taken as http://)",
+          "list-rate-limits", "--node", "localhost:26657");
+      // only a home answers it (its help says why)
+      assertUsage("ratelimit: Missing required option: '--home=DIR' (see 'ratelimit"
+          + " remaining-capacity --help')",
+          "remaining-capacity", "channel-0", "--denom", "ustrd", "--node", uri);
+      assertUsage("ratelimit: Unknown option: '--node=" + uri + "' (see 'ratelimit"
+          + " remaining-capacity --help')",
+          "remaining-capacity", "channel-0", "--denom", "ustrd", "--node=" + uri, "--home", "h");
+      assertUsage("ratelimit: invalid channel or client id: not a channel or client id: \"channel-x\" (expected channel-N or a"
+          + " client id) (code 8)", "rate-limit", "channel-x", "--node", uri);
+      assertUsage("ratelimit: --denom must not be empty",
+          "rate-limit", "channel-0", "--denom", "", "--node", uri);
+      assertUsage("ratelimit: CHAIN_ID must not be blank",
+          "rate-limits-by-chain", " ", "--node", uri);
+      assertEquals(List.of(), rpc.calls());
+    }
+  }
+
+  private static void assertUsage(String line, String... args) {
+    Cli r = Cli.run(args);
+    assertEquals(2, r.exit(), r.toString());
+    assertEquals(List.of(line), r.errLines());
+    assertEquals("", r.out());
+  }
+}
