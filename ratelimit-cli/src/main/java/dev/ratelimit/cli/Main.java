@@ -98,10 +98,13 @@ public final class Main {
     if (ex instanceof RateLimitException r) {
       return exitCode(r.code());
     }
-    if (ex instanceof NodeException n && n.moduleCode().isPresent()) {
-      return exitCode(n.moduleCode().get()); // as the same error from a home
+    if (ex instanceof NodeException n) {
+      if (n.moduleCode().isPresent()) {
+        return exitCode(n.moduleCode().get()); // as the same error from a home
+      }
+      return n.refused() ? ExitCode.USAGE : ExitCode.INTERNAL; // else the node failed
     }
-    return ExitCode.INTERNAL; // other NodeExceptions among them: the node failed, not the input
+    return ExitCode.INTERNAL;
   }
 
   private static int exitCode(ErrorCode code) {

@@ -7,6 +7,7 @@ import dev.ratelimit.cli.query.NodeClient;
 import dev.ratelimit.cli.query.Output;
 import dev.ratelimit.cli.query.Queries;
 import dev.ratelimit.cli.query.QueryOutput;
+import dev.ratelimit.cli.query.QuerySource;
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.host.BlockContext;
@@ -120,8 +121,9 @@ final class QueryCommands {
       }
       return fromHome(io, options.source.home, false, (home, ctx) -> {
         RateLimitQueryServer server = new RateLimitQueryServer(home.keeper());
-        return answer(new Queries((path, request) -> server.query(ctx, path, request)),
-            Optional.of(home), options.output);
+        QuerySource source = QuerySource.of("home " + options.source.home,
+            (path, request) -> server.query(ctx, path, request));
+        return answer(new Queries(source), Optional.of(home), options.output);
       });
     }
 
@@ -213,7 +215,13 @@ final class QueryCommands {
       name = "list-rate-limits",
       mixinStandardHelpOptions = true,
       versionProvider = VersionProvider.class,
-      description = "List every rate limit (by channel or client id, then denom).",
+      description = {
+        "List every rate limit.",
+        "",
+        "From a home (and a node of this library) by channel or client id, then denom; a Go node"
+            + " answers in its own order.",
+        ""
+      },
       footer = {
         "",
         "Examples:",
@@ -299,9 +307,9 @@ final class QueryCommands {
       description = {
         "List the rate limits whose channel or client leads to a chain.",
         "",
-        "Counterparty chain ids come from <home>/config/channels.json (written by 'simulate"
-            + " --home' and 'demo --home'); ids it does not resolve are skipped, so without it"
-            + " the list is empty.",
+        "With --home, counterparty chain ids come from <home>/config/channels.json (written by"
+            + " 'simulate --home' and 'demo --home'); ids it does not resolve are skipped, so"
+            + " without it the list is empty. A node (--node) resolves them from its IBC state.",
         ""
       },
       footer = {"", "Example:", "  ratelimit rate-limits-by-chain osmosis-1 --home /tmp/rl-home"})

@@ -4,32 +4,27 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.ratelimit.cli.FakeCometRpc.Call;
-import dev.ratelimit.cli.FakeCometRpc.Reply;
+import dev.ratelimit.cli.query.FakeCometRpc;
+import dev.ratelimit.cli.query.FakeCometRpc.Call;
+import dev.ratelimit.cli.query.FakeCometRpc.Reply;
 import dev.ratelimit.cli.query.HomeSnapshot;
-import dev.ratelimit.cli.query.NodeClient;
-import dev.ratelimit.cli.query.NodeException;
 import dev.ratelimit.core.query.RateLimitQueryServer;
-import dev.ratelimit.proto.v1.QueryAllRateLimitsRequest;
 import dev.ratelimit.proto.v1.QueryRateLimitRequest;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.net.URI;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The operator queries asking a running node ({@code --node}) through its CometBFT RPC: a node
@@ -40,6 +35,7 @@ class NodeQueriesTest {
   @TempDir static Path tmp;
   static Path home;
   static HomeSnapshot snapshot;
+  static RateLimitQueryServer queries;
   static FakeCometRpc node;
 
   @BeforeAll
@@ -49,8 +45,8 @@ class NodeQueriesTest {
         Cli.resource("/query/node-home.json").toString());
     assertEquals(0, made.exit(), made.toString());
     snapshot = HomeSnapshot.open(home);
-    node = FakeCometRpc.serving(
-        new RateLimitQueryServer(snapshot.keeper()), snapshot.context(Instant.EPOCH));
+    queries = new RateLimitQueryServer(snapshot.keeper());
+    node = FakeCometRpc.serving(queries, snapshot.context(Instant.EPOCH));
   }
 
   @AfterAll
@@ -182,36 +178,120 @@ class NodeQueriesTest {
   }
 
   @Test
-  void anSdkClassTheModuleUses_isThatError() throws IOException {
-    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) ->
-        Reply.failed(18, "sdk", "chain id must not be blank"))) {
-      Cli r = Cli.run("rate-limits-by-chain", "osmosis-1", "--node", rpc.uri().toString());
-      assertEquals(2, r.exit(), r.toString());
-      assertEquals(List.of("ratelimit: node " + rpc.uri() + ", /ratelimit.v1.Query/RateLimitsByChainId:"
-          + " chain id must not be blank (code invalid_request)"), r.errLines());
+  void aRequestTheNodeRefused_isUsage() throws IOException {
+    String pruned = "failed to load state at height 3; version does not exist (latest height:"
+        + " 50): invalid request";
+    String future = "cannot query with height in the future; please provide a valid height:"
+        + " invalid height";
+    for (Map.Entry<Integer, String> refusal : Map.of(18, pruned, 26, future).entrySet()) {
+      try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) ->
+          Reply.failed(refusal.getKey(), "sdk", refusal.getValue()))) {
+        Cli r = Cli.run("list-rate-limits", "--node", rpc.uri().toString(), "--height", "3");
+        assertEquals(2, r.exit(), r.toString());
+        assertEquals(List.of("ratelimit: node " + rpc.uri() + ", /ratelimit.v1.Query/AllRateLimits:"
+            + " code " + refusal.getKey() + " in codespace \"sdk\": " + refusal.getValue()),
+            r.errLines());
+        assertEquals(1, rpc.calls().size()); // not an unknown path: no other service is asked
+      }
     }
   }
 
   @Test
-  void aChainWithoutTheModule_saysSo() throws IOException {
-    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) ->
-        Reply.failed(6, "sdk", "unknown query path: " + path + ": unknown request"))) {
+  void aGoModulesQueryError_isTheNodesFailure() throws IOException {
+    // baseapp turns a module's query error into sdk 6 "unknown request" (gRPC code Unknown)
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) -> Reply.failed(6, "sdk",
+        "unable to determine client state from channel id: unknown request"))) {
+      Cli r = Cli.run("rate-limits-by-chain", "osmosis-1", "--node", rpc.uri().toString());
+      assertEquals(3, r.exit(), r.toString());
+      assertEquals(List.of("ratelimit: node " + rpc.uri() + ", /ratelimit.v1.Query/RateLimitsByChainId:"
+          + " code 6 in codespace \"sdk\": unable to determine client state from channel id:"
+          + " unknown request"), r.errLines());
+      assertEquals(1, rpc.calls().size());
+    }
+  }
+
+  @Test
+  void aChainWithoutTheModule_isAskedUnderEveryService_thenSaysSo() throws IOException {
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) -> FakeCometRpc.unknownPath())) {
       Cli r = Cli.run("list-blacklisted-denoms", "--node", rpc.uri().toString());
       assertEquals(3, r.exit(), r.toString());
-      assertEquals(List.of("ratelimit: node " + rpc.uri() + ", /ratelimit.v1.Query/AllBlacklistedDenoms:"
-          + " code 6 in codespace \"sdk\": unknown query path:"
-          + " /ratelimit.v1.Query/AllBlacklistedDenoms: unknown request"
-          + " (does the chain run the rate-limit module, ratelimit.v1?)"), r.errLines());
+      List<String> tried = List.of("/ratelimit.v1.Query/AllBlacklistedDenoms",
+          "/ibc.applications.rate_limiting.v1.Query/AllBlacklistedDenoms",
+          "/stride.ratelimit.Query/AllBlacklistedDenoms");
+      assertEquals(tried, rpc.paths());
+      assertEquals(List.of("ratelimit: node " + rpc.uri() + ": no rate-limit query service answers"
+          + " /ratelimit.v1.Query/AllBlacklistedDenoms (tried " + String.join(", ", tried)
+          + "; each is an unknown query path there): does the chain run the rate-limit module?"),
+          r.errLines());
+    }
+  }
+
+  @Test
+  void ibcGosService_answersWhatTheHomePrints() throws IOException {
+    String ibcGo = "/ibc.applications.rate_limiting.v1.Query/";
+    String ours = "/ratelimit.v1.Query/";
+    Map<String, String> renamed = Map.of(
+        ibcGo + "AllRateLimits", ours + "AllRateLimits",
+        ibcGo + "RateLimitsByChainID", ours + "RateLimitsByChainId",
+        ibcGo + "RateLimitsByChannelOrClientID", ours + "RateLimitsByChannelOrClientId");
+    try (FakeCometRpc ibcGoNode =
+        FakeCometRpc.servingUnder(renamed, queries, snapshot.context(Instant.EPOCH))) {
+      for (List<String> q : List.of(List.of("list-rate-limits"),
+          List.of("rate-limits-by-chain", "osmosis-1"), List.of("rate-limit", "channel-0"))) {
+        Cli fromNode = run(q, "--output", "json", "--node", ibcGoNode.uri().toString());
+        Cli fromHome = run(q, "--output", "json", "--home", home.toString());
+        assertEquals(0, fromNode.exit(), fromNode.toString());
+        assertEquals(fromHome.out(), fromNode.out());
+      }
+      assertEquals(List.of(ours + "AllRateLimits", ibcGo + "AllRateLimits",
+          ours + "RateLimitsByChainId", ibcGo + "RateLimitsByChainID",
+          ours + "RateLimitsByChannelOrClientId", ours + "RateLimitsByChannelId",
+          ibcGo + "RateLimitsByChannelOrClientID"), ibcGoNode.paths());
+    }
+  }
+
+  @Test
+  void oldStrideAndIbcAppsNames_areAskedToo() throws IOException {
+    String ours = "/ratelimit.v1.Query/";
+    Map<String, String> stride = Map.of(
+        "/stride.ratelimit.Query/RateLimitsByChannelId", ours + "RateLimitsByChannelOrClientId");
+    try (FakeCometRpc strideNode =
+        FakeCometRpc.servingUnder(stride, queries, snapshot.context(Instant.EPOCH))) {
+      Cli fromNode = Cli.run("rate-limit", "channel-5", "--node", strideNode.uri().toString());
+      assertEquals(0, fromNode.exit(), fromNode.toString());
+      assertEquals(List.of(
+          "CHANNEL_OR_CLIENT_ID  DENOM  SEND_%  RECV_%  HOURS  INFLOW  OUTFLOW  CHANNEL_VALUE",
+          "channel-5             uatom  5       5       6      1200    0        500000"),
+          fromNode.outLines());
+      assertEquals(List.of(ours + "RateLimitsByChannelOrClientId", ours + "RateLimitsByChannelId",
+          "/ibc.applications.rate_limiting.v1.Query/RateLimitsByChannelOrClientID",
+          "/stride.ratelimit.Query/RateLimitsByChannelOrClientId",
+          "/stride.ratelimit.Query/RateLimitsByChannelId"), strideNode.paths());
+    }
+  }
+
+  @Test
+  void aNodesTextWithControlCharacters_isEscaped() throws IOException {
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) ->
+        Reply.failed(13, "ratelimit", "\u001b[31mno epoch\u0007"))) {
+      Cli r = Cli.run("list-rate-limits", "--node", rpc.uri().toString());
+      assertEquals(2, r.exit(), r.toString());
+      assertEquals(List.of("ratelimit: node " + rpc.uri() + ", /ratelimit.v1.Query/AllRateLimits:"
+          + " \"\\u001b[31mno epoch\\u0007\" (code 13)"), r.errLines());
     }
   }
 
   static Stream<Object[]> answersThatAreNone() {
     return Stream.of(
-        new Object[] {new Reply(500, "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32603,"
-            + "\"message\":\"Internal error\",\"data\":\"height 99 must be less than or equal to"
-            + " the current blockchain height 50\"}}"),
-            "JSON-RPC error -32603: Internal error: height 99 must be less than or equal to the"
-                + " current blockchain height 50"},
+        // CometBFT answers a method's error with HTTP 200, one it cannot parse with 500
+        new Object[] {new Reply(200, "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32602,"
+            + "\"message\":\"Invalid params\",\"data\":\"error converting json params to"
+            + " arguments: height: invalid 64-bit integer encoding\"}}"),
+            "JSON-RPC error -32602: Invalid params: error converting json params to arguments:"
+                + " height: invalid 64-bit integer encoding"},
+        new Object[] {new Reply(500, "{\"jsonrpc\":\"2.0\",\"id\":-1,\"error\":{\"code\":-32700,"
+            + "\"message\":\"Parse error. Invalid JSON\",\"data\":\"error unmarshaling request\"}}"),
+            "JSON-RPC error -32700: Parse error. Invalid JSON: error unmarshaling request"},
         new Object[] {new Reply(200, "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32601,"
             + "\"message\":\"Method not found\"}}"),
             "JSON-RPC error -32601: Method not found"},
@@ -249,8 +329,8 @@ class NodeQueriesTest {
         Reply.value(new byte[] {(byte) 0xFF}, 1))) {
       Cli r = Cli.run("list-rate-limits", "--node", rpc.uri().toString());
       assertEquals(3, r.exit(), r.toString());
-      assertTrue(r.err().startsWith("ratelimit: the answer to AllRateLimits is not a"
-          + " QueryAllRateLimitsResponse: "), r.err());
+      assertTrue(r.err().startsWith("ratelimit: node " + rpc.uri() + ", /ratelimit.v1.Query/"
+          + "AllRateLimits: the answer is not a QueryAllRateLimitsResponse: "), r.err());
     }
   }
 
@@ -265,48 +345,6 @@ class NodeQueriesTest {
     assertTrue(r.err().startsWith("ratelimit: cannot reach node http://127.0.0.1:" + port + ": "),
         r.err());
     assertEquals(1, r.errLines().size());
-  }
-
-  @Test
-  void aNodeThatDoesNotAnswerInTime_timesOut() throws IOException {
-    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) -> {
-      try {
-        Thread.sleep(2_000);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      return Reply.value(new byte[0], 1);
-    })) {
-      NodeClient client = new NodeClient(rpc.uri(), 0, Duration.ofMillis(200));
-      byte[] request = QueryAllRateLimitsRequest.getDefaultInstance().toByteArray();
-      NodeException e = assertThrows(NodeException.class,
-          () -> client.query("/ratelimit.v1.Query/AllRateLimits", request));
-      assertEquals("node " + rpc.uri() + " did not answer /ratelimit.v1.Query/AllRateLimits"
-          + " within 200 ms", e.getMessage());
-    }
-  }
-
-  @ParameterizedTest
-  @CsvSource({
-    "http://localhost:26657, http://localhost:26657",
-    "https://rpc.example.org, https://rpc.example.org",
-    "http://10.0.0.5:26657/rpc, http://10.0.0.5:26657/rpc",
-    "tcp://localhost:26657, http://localhost:26657",
-    "TCP://127.0.0.1:26657, http://127.0.0.1:26657",
-    "' http://localhost:26657 ', http://localhost:26657",
-  })
-  void nodeAddresses_taken(String given, String asked) {
-    assertEquals(URI.create(asked), NodeClient.endpoint(given));
-  }
-
-  @ParameterizedTest
-  @ValueSource(strings = {"localhost:26657", "localhost", "ftp://localhost", "http://", "", "http//x",
-      "unix:///var/run/rpc.sock"})
-  void nodeAddresses_refused(String given) {
-    IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> NodeClient.endpoint(given));
-    assertTrue(e.getMessage().endsWith(
-        "expected a URL such as http://localhost:26657 (tcp:// is taken as http://)"), e.getMessage());
   }
 
   @Test
@@ -326,6 +364,14 @@ class NodeQueriesTest {
       assertUsage("ratelimit: --node \"localhost:26657\": expected a URL such as"
           + " http://localhost:26657 (tcp:// is taken as http://)",
           "list-rate-limits", "--node", "localhost:26657");
+      assertUsage("ratelimit: --node \"http://localhost:99999\": port 99999 is out of range",
+          "list-rate-limits", "--node", "http://localhost:99999");
+      assertUsage("ratelimit: --node: a user name or password in the URL is not supported (the"
+          + " client sends no credentials)",
+          "list-rate-limits", "--node", "http://op:secret@localhost:26657");
+      assertUsage("ratelimit: --node \"http://my_node:26657\": \"my_node:26657\" is not a host"
+          + " name Java's HTTP client takes (such as one with '_'); give its address instead",
+          "list-rate-limits", "--node", "http://my_node:26657");
       // only a home answers it (its help says why)
       assertUsage("ratelimit: Missing required option: '--home=DIR' (see 'ratelimit"
           + " remaining-capacity --help')",

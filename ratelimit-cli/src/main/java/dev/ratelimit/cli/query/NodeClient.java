@@ -5,55 +5,77 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.model.Texts;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Asks a running node through its CometBFT RPC: each query is a JSON-RPC {@code abci_query}
- * (POST to the node's RPC address) with the method path and the request as hex, as the Cosmos
- * SDK's {@code --node} queries do. It works against any chain that serves {@code ratelimit.v1}
- * queries through ABCI: a Java host that routes {@code abci_query} to {@code
- * RateLimitQueryServer}, or a Go chain with the rate-limiting module.
+ * POSTed to the node's RPC address, with the method path and the request as hex, as the Cosmos
+ * SDK's {@code --node} queries are. A node that does not serve this library's path ({@code
+ * /ratelimit.v1.Query/...}) is asked the same query under the module's other services ({@link
+ * QueryPaths}): ibc-go's and Stride's.
  *
- * <p>Every failure is a {@link NodeException}. One the node answers in the module's codespace, or
- * in an SDK class the module uses, carries that {@link ErrorCode} (so the command exits as for
- * the same error from a home).
+ * <p>Every failure is a {@link NodeException}: one line naming the node and the path asked, with
+ * what the node said escaped and cut ({@link Texts#quote}), since it is another machine's text.
  */
 public final class NodeClient implements QuerySource {
-  /** How long a query may take, connecting included. */
+  /** How long a query may take, connecting and reading the whole answer included. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
+  /** The largest answer read (a list of some 250,000 limits); a larger one is refused. */
+  static final int MAX_ANSWER_BYTES = 64 << 20;
+
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final int SHOWN = 200; // characters of a body that is no answer, in a message
+  private static final int SHOWN = 300; // characters of the node's own text in a message
+  private static final String HINT =
+      "expected a URL such as http://localhost:26657 (tcp:// is taken as http://)";
 
   private final URI endpoint;
   private final long height;
   private final Duration timeout;
+  private final int maxAnswerBytes;
   private final HttpClient http;
 
   /**
    * @param endpoint the node's RPC address, from {@link #endpoint(String)}
    * @param height the block height to answer at; 0 is the node's latest
-   * @param timeout how long one query may take
+   * @param timeout how long one query may take, its answer read to the end
    */
   public NodeClient(URI endpoint, long height, Duration timeout) {
+    this(endpoint, height, timeout, MAX_ANSWER_BYTES);
+  }
+
+  NodeClient(URI endpoint, long height, Duration timeout, int maxAnswerBytes) {
     this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
     if (height < 0) {
       throw new IllegalArgumentException("height must not be negative: " + height);
     }
     this.height = height;
     this.timeout = Objects.requireNonNull(timeout, "timeout");
+    this.maxAnswerBytes = maxAnswerBytes;
     this.http = HttpClient.newBuilder()
         .version(HttpClient.Version.HTTP_1_1) // no h2c upgrade: proxies in front of RPC refuse it
         .connectTimeout(timeout)
@@ -69,24 +91,34 @@ public final class NodeClient implements QuerySource {
    */
   public static URI endpoint(String node) {
     Objects.requireNonNull(node, "node");
-    String hint = "expected a URL such as http://localhost:26657 (tcp:// is taken as http://)";
+    String named = "--node " + Texts.quote(node);
     URI uri;
     try {
       uri = new URI(node.strip());
     } catch (URISyntaxException e) {
-      throw new IllegalArgumentException(
-          "--node " + Texts.quote(node) + " is not a URL: " + e.getReason() + "; " + hint);
+      throw new IllegalArgumentException(named + " is not a URL: " + e.getReason() + "; " + HINT);
     }
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    if (!scheme.equals("http") && !scheme.equals("https") && !scheme.equals("tcp")
-        || uri.getHost() == null) {
-      throw new IllegalArgumentException("--node " + Texts.quote(node) + ": " + hint);
+    if (!List.of("http", "https", "tcp").contains(scheme) || uri.getRawAuthority() == null) {
+      throw new IllegalArgumentException(named + ": " + HINT);
+    }
+    if (uri.getRawUserInfo() != null) { // never sent; not repeated here either
+      throw new IllegalArgumentException("--node: a user name or password in the URL is not"
+          + " supported (the client sends no credentials)");
+    }
+    if (uri.getHost() == null) { // "my_node": java.net.URI takes no '_' in a host name
+      throw new IllegalArgumentException(named + ": " + Texts.quote(uri.getRawAuthority())
+          + " is not a host name Java's HTTP client takes (such as one with '_'); give its"
+          + " address instead");
+    }
+    if (uri.getPort() == 0 || uri.getPort() > 65535) {
+      throw new IllegalArgumentException(named + ": port " + uri.getPort() + " is out of range");
     }
     if (scheme.equals("tcp")) {
       try {
         return new URI("http", uri.getRawAuthority(), uri.getRawPath(), null, null);
       } catch (URISyntaxException e) {
-        throw new IllegalArgumentException("--node " + Texts.quote(node) + ": " + hint);
+        throw new IllegalArgumentException(named + ": " + HINT);
       }
     }
     return uri;
@@ -98,7 +130,28 @@ public final class NodeClient implements QuerySource {
   }
 
   @Override
+  public String name() {
+    return "node " + endpoint;
+  }
+
+  @Override
   public byte[] query(String path, byte[] request) {
+    List<String> paths = QueryPaths.candidates(path);
+    for (String p : paths) {
+      AbciAnswer answer = ask(p, request);
+      if (answer.code() == 0) {
+        return answer.value();
+      }
+      if (!answer.unknownPath()) {
+        throw failure(name() + ", " + p, answer);
+      }
+    }
+    throw new NodeException(name() + ": no rate-limit query service answers " + path + " (tried "
+        + String.join(", ", paths) + "; each is an unknown query path there): does the chain run"
+        + " the rate-limit module?");
+  }
+
+  private AbciAnswer ask(String path, byte[] request) {
     ObjectNode params = JSON.createObjectNode();
     params.put("path", path);
     params.put("data", HexFormat.of().withUpperCase().formatHex(request));
@@ -109,111 +162,221 @@ public final class NodeClient implements QuerySource {
     call.put("id", 1);
     call.put("method", "abci_query");
     call.set("params", params);
-
     HttpResponse<byte[]> response = post(path, call.toString().getBytes(StandardCharsets.UTF_8));
-    return value(path, response.statusCode(), response.body());
+    return AbciAnswer.parse(name() + ", " + path, response.statusCode(), response.body());
   }
 
+  /** The exchange, bounded in time and size as a whole (the request timeout ends at headers). */
   private HttpResponse<byte[]> post(String path, byte[] body) {
-    HttpRequest request = HttpRequest.newBuilder(endpoint)
-        .timeout(timeout)
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-        .build();
+    String where = name() + ", " + path;
+    HttpRequest request;
     try {
-      return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-    } catch (HttpTimeoutException e) {
-      throw new NodeException("node " + endpoint + " did not answer " + path + " within "
-          + timeout.toMillis() + " ms", e);
-    } catch (IOException e) {
-      throw new NodeException("cannot reach node " + endpoint + ": " + describe(e), e);
+      request = HttpRequest.newBuilder(endpoint)
+          .timeout(timeout)
+          .header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+          .build();
+    } catch (IllegalArgumentException e) { // endpoint() refuses what this would
+      throw new NodeException(where + ": cannot ask: " + e.getMessage(), e);
+    }
+    CompletableFuture<HttpResponse<byte[]>> exchange =
+        http.sendAsync(request, info -> new LimitedBody(maxAnswerBytes));
+    try {
+      return exchange.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      exchange.cancel(true);
+      throw new NodeException(where + ": no whole answer within " + timeout.toMillis() + " ms", e);
     } catch (InterruptedException e) {
+      exchange.cancel(true);
       Thread.currentThread().interrupt();
-      throw new NodeException("interrupted while asking node " + endpoint, e);
+      throw new NodeException(where + ": interrupted", e);
+    } catch (ExecutionException e) {
+      throw exchangeFailed(where, e.getCause());
     }
   }
 
-  /** The response bytes of a JSON-RPC answer, or what is wrong with the answer. */
-  private byte[] value(String path, int status, byte[] body) {
-    String where = "node " + endpoint + ", " + path;
-    JsonNode root;
-    try {
-      root = JSON.readTree(body);
-    } catch (IOException e) {
-      root = null;
+  private NodeException exchangeFailed(String where, Throwable cause) {
+    if (cause instanceof AnswerTooLarge) {
+      return new NodeException(where + ": the answer is larger than " + sizeOf(maxAnswerBytes),
+          cause);
     }
-    if (root == null || !root.isObject()) {
-      throw new NodeException(where + ": HTTP " + status + ", not a JSON-RPC answer: "
-          + excerpt(body));
+    if (cause instanceof HttpTimeoutException) {
+      return new NodeException(where + ": no answer within " + timeout.toMillis() + " ms", cause);
     }
-    JsonNode error = root.get("error");
-    if (error != null && !error.isNull()) {
-      String data = error.path("data").asText("");
-      throw new NodeException(where + ": JSON-RPC error " + error.path("code").asText("?") + ": "
-          + error.path("message").asText("") + (data.isEmpty() ? "" : ": " + data));
-    }
-    if (status != 200) {
-      throw new NodeException(where + ": HTTP " + status + ": " + excerpt(body));
-    }
-    JsonNode answer = root.path("result").path("response");
-    if (!answer.isObject()) {
-      throw new NodeException(where + ": the answer has no result.response: " + excerpt(body));
-    }
-    JsonNode code = answer.path("code");
-    if (!code.isMissingNode() && !code.isNull() && !code.canConvertToLong()) {
-      throw new NodeException(where + ": the answer's code is not a number: " + code);
-    }
-    long c = code.asLong(0);
-    if (c != 0) {
-      throw failure(where, c, answer.path("codespace").asText(""), answer.path("log").asText(""));
-    }
-    JsonNode value = answer.get("value");
-    if (value == null || value.isNull()) { // an empty response message: Go writes nil bytes as null
-      return new byte[0];
-    }
-    if (!value.isTextual()) {
-      throw new NodeException(where + ": the answer's value is not a base64 string: " + value);
-    }
-    try {
-      return Base64.getDecoder().decode(value.textValue());
-    } catch (IllegalArgumentException e) {
-      throw new NodeException(where + ": the answer's value is not base64: " + e.getMessage());
-    }
-  }
-
-  /** A non-zero code: the module's own error (its label shown, as for a home), or another. */
-  static NodeException failure(String where, long code, String codespace, String log) {
-    for (ErrorCode known : ErrorCode.values()) {
-      if (known.codespace().id().equals(codespace) && known.code() == code) {
-        return NodeException.answered(
-            where + ": " + log + " (code " + known.label() + ")", known);
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof UnresolvedAddressException || t instanceof UnknownHostException) {
+        return new NodeException(
+            "cannot reach " + name() + ": unknown host " + Texts.quote(endpoint.getHost()), cause);
       }
     }
-    String hint = codespace.equals("sdk") && code == 6 // baseapp's "unknown query path"
-        ? " (does the chain run the rate-limit module, ratelimit.v1?)"
-        : "";
-    return new NodeException(where + ": code " + code
-        + (codespace.isEmpty() ? "" : " in codespace " + Texts.quote(codespace)) + ": " + log
-        + hint);
-  }
-
-  private static String excerpt(byte[] body) {
-    String text = new String(body, StandardCharsets.UTF_8).strip();
-    if (text.isEmpty()) {
-      return "(empty body)";
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof ConnectException) {
+        return new NodeException("cannot reach " + name() + ": " + message(cause)
+            + " (is the node running, with its RPC listening on that address?)", cause);
+      }
     }
-    return Texts.quote(text, SHOWN);
+    return new NodeException(where + ": the exchange failed: " + message(cause), cause);
   }
 
-  private static String describe(IOException e) {
+  private static String sizeOf(int bytes) {
+    return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB" : bytes + " bytes";
+  }
+
+  /** The first message in the chain, or the exception's name (java.net.http often has none). */
+  private static String message(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t.getMessage() != null) { // java.net.http often wraps a refused connection without one
+      if (t.getMessage() != null) {
         return t.getMessage();
       }
     }
-    return e.getClass().getSimpleName()
-        + (e instanceof java.net.ConnectException
-            ? " (is the node running, with its RPC listening on that address?)"
-            : "");
+    return e.getClass().getSimpleName();
+  }
+
+  /** A non-zero code: the module's own error, a request the node refused, or a node failure. */
+  private static NodeException failure(String where, AbciAnswer a) {
+    if (a.codespace().equals(ErrorCode.Codespace.RATELIMIT.id())) {
+      for (ErrorCode known : ErrorCode.values()) {
+        if (known.codespace() == ErrorCode.Codespace.RATELIMIT && known.code() == a.code()) {
+          return NodeException.moduleError(
+              where + ": " + shown(a.log()) + " (code " + known.label() + ")", known);
+        }
+      }
+    }
+    String text = where + ": code " + a.code()
+        + (a.codespace().isEmpty() ? "" : " in codespace " + Texts.quote(a.codespace())) + ": "
+        + shown(a.log());
+    // the SDK's invalid request (18: a pruned or negative height, a malformed request) and
+    // invalid height (26: a height in the future) are the request's fault, as from a home
+    boolean refused = a.codespace().equals("sdk") && (a.code() == 18 || a.code() == 26);
+    return refused ? NodeException.refused(text) : new NodeException(text);
+  }
+
+  /** Another machine's text in one of our lines: as it is, or escaped and cut. */
+  static String shown(String text) {
+    return text.length() <= SHOWN && text.chars().noneMatch(Texts::isControl)
+        ? text
+        : Texts.quote(text, SHOWN);
+  }
+
+  /**
+   * The part of an {@code abci_query} answer read: CometBFT leaves out every field at its zero
+   * value ({@code {"response": {"height": "42"}}} is a success with an empty value).
+   */
+  record AbciAnswer(long code, String codespace, String log, byte[] value) {
+
+    /** The node does not serve the path (baseapp: "unknown query path", sdk code 6). */
+    boolean unknownPath() {
+      return code != 0 && log.contains("unknown query path");
+    }
+
+    static AbciAnswer parse(String where, int status, byte[] body) {
+      JsonNode root;
+      try {
+        root = JSON.readTree(body);
+      } catch (IOException e) {
+        root = null;
+      }
+      if (root == null || !root.isObject()) {
+        throw new NodeException(where + ": HTTP " + status + ", not a JSON-RPC answer: "
+            + excerpt(body));
+      }
+      JsonNode error = root.get("error");
+      if (error != null && !error.isNull()) {
+        String data = error.path("data").asText("");
+        throw new NodeException(where + ": JSON-RPC error " + shown(error.path("code").asText("?"))
+            + ": " + shown(error.path("message").asText(""))
+            + (data.isEmpty() ? "" : ": " + shown(data)));
+      }
+      if (status != 200) {
+        throw new NodeException(where + ": HTTP " + status + ": " + excerpt(body));
+      }
+      JsonNode answer = root.path("result").path("response");
+      if (!answer.isObject()) {
+        throw new NodeException(where + ": the answer has no result.response: " + excerpt(body));
+      }
+      JsonNode code = answer.path("code");
+      if (!code.isMissingNode() && !code.isNull()
+          && !(code.isIntegralNumber() && code.canConvertToLong())) {
+        throw new NodeException(where + ": the answer's code is not a number: "
+            + shown(code.toString()));
+      }
+      return new AbciAnswer(code.asLong(0), answer.path("codespace").asText(""),
+          answer.path("log").asText(""), value(where, answer.get("value")));
+    }
+
+    private static byte[] value(String where, JsonNode value) {
+      if (value == null || value.isNull()) { // left out at its zero value: an empty message
+        return new byte[0];
+      }
+      if (!value.isTextual()) {
+        throw new NodeException(where + ": the answer's value is not a base64 string: "
+            + shown(value.toString()));
+      }
+      try {
+        return Base64.getDecoder().decode(value.textValue());
+      } catch (IllegalArgumentException e) {
+        throw new NodeException(where + ": the answer's value is not base64: " + e.getMessage());
+      }
+    }
+
+    private static String excerpt(byte[] body) {
+      String text = new String(body, StandardCharsets.UTF_8).strip();
+      return text.isEmpty() ? "(empty body)" : Texts.quote(text, SHOWN);
+    }
+  }
+
+  /** The answer is larger than {@link #MAX_ANSWER_BYTES}. */
+  private static final class AnswerTooLarge extends IOException {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /** Collects a body up to a size; beyond it, stops reading and fails with AnswerTooLarge. */
+  private static final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
+    private final CompletableFuture<byte[]> body = new CompletableFuture<>();
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    private final int limit;
+    private Flow.Subscription subscription;
+
+    LimitedBody(int limit) {
+      this.limit = limit;
+    }
+
+    @Override
+    public CompletionStage<byte[]> getBody() {
+      return body;
+    }
+
+    @Override
+    public void onSubscribe(Flow.Subscription s) {
+      subscription = s;
+      s.request(Long.MAX_VALUE);
+    }
+
+    @Override
+    public void onNext(List<ByteBuffer> buffers) {
+      if (body.isDone()) {
+        return;
+      }
+      for (ByteBuffer b : buffers) {
+        if (b.remaining() > limit - bytes.size()) {
+          subscription.cancel();
+          body.completeExceptionally(new AnswerTooLarge());
+          return;
+        }
+        byte[] chunk = new byte[b.remaining()];
+        b.get(chunk);
+        bytes.write(chunk, 0, chunk.length);
+      }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      body.completeExceptionally(t);
+    }
+
+    @Override
+    public void onComplete() {
+      body.complete(bytes.toByteArray());
+    }
   }
 }

@@ -10,6 +10,7 @@ import com.google.protobuf.MessageOrBuilder;
 import dev.ratelimit.core.genesis.ProtoJson;
 import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.keeper.RemainingCapacity;
+import dev.ratelimit.proto.v1.RateLimit;
 import dev.ratelimit.proto.v1.WhitelistedAddressPair;
 import java.math.BigInteger;
 import java.util.List;
@@ -33,12 +34,12 @@ public final class QueryOutput {
    * A table of rate limits as the query service answers them, one row each. The numbers print as
    * the answer spells them (decimal strings on the wire), so a node's answer shows as it came.
    */
-  public static String rateLimitsTable(List<dev.ratelimit.proto.v1.RateLimit> limits) {
+  public static String rateLimitsTable(List<RateLimit> limits) {
     TextTable t =
         new TextTable(
             "CHANNEL_OR_CLIENT_ID", "DENOM", "SEND_%", "RECV_%", "HOURS", "INFLOW", "OUTFLOW",
             "CHANNEL_VALUE");
-    for (dev.ratelimit.proto.v1.RateLimit rl : limits) {
+    for (RateLimit rl : limits) {
       t.row(
           rl.getPath().getChannelOrClientId(),
           rl.getPath().getDenom(),

@@ -1,5 +1,8 @@
 package dev.ratelimit.cli.query;
 
+import java.util.Objects;
+import java.util.function.BiFunction;
+
 /**
  * Where the operator queries are answered: a copy of a node home, or a running node over its
  * CometBFT RPC. Both take the {@code ratelimit.v1.Query} service's requests as ABCI queries do
@@ -16,4 +19,24 @@ public interface QuerySource {
    * @return the encoded response message
    */
   byte[] query(String path, byte[] request);
+
+  /** What answers, for messages: {@code home DIR}, {@code node URL}. */
+  String name();
+
+  /** A source named {@code name} that answers with {@code answer}. */
+  static QuerySource of(String name, BiFunction<String, byte[], byte[]> answer) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(answer, "answer");
+    return new QuerySource() {
+      @Override
+      public byte[] query(String path, byte[] request) {
+        return answer.apply(path, request);
+      }
+
+      @Override
+      public String name() {
+        return name;
+      }
+    };
+  }
 }

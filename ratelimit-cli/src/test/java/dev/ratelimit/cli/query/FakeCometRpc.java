@@ -1,4 +1,4 @@
-package dev.ratelimit.cli;
+package dev.ratelimit.cli.query;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -16,55 +16,66 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
 
 /**
  * A node's CometBFT RPC in the test JVM: answers JSON-RPC {@code abci_query} (POST) in
  * CometBFT's shape, as {@code answer} decides, and records every call it gets.
  */
-final class FakeCometRpc implements AutoCloseable {
+public final class FakeCometRpc implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** One JSON-RPC call as it arrived. */
-  record Call(String httpMethod, String contentType, JsonNode body) {
-    JsonNode params() {
+  public record Call(String httpMethod, String contentType, JsonNode body) {
+    public JsonNode params() {
       return body.path("params");
+    }
+
+    public String path() {
+      return params().path("path").asText();
     }
   }
 
   /** What the node answers one query with. */
   @FunctionalInterface
-  interface Answer {
-    Reply answer(String path, byte[] data, long height);
+  public interface Answer {
+    Reply answer(String path, byte[] data, long height) throws IOException;
   }
 
   /** An HTTP status and body. */
-  record Reply(int status, String body) {
-    /** CometBFT's answer to a query that succeeded: the response bytes in {@code value}. */
-    static Reply value(byte[] value, long height) {
+  public record Reply(int status, String body) {
+    /**
+     * CometBFT's answer to a query that succeeded. Its JSON leaves out every field at its zero
+     * value (code 0, an empty value, an empty log), so an empty response is just the height.
+     */
+    public static Reply value(byte[] value, long height) {
       return new Reply(200, envelope(response(0, "", "", value, height)));
     }
 
     /** CometBFT's answer to a query the app failed: the app's code, codespace and log. */
-    static Reply failed(int code, String codespace, String log) {
-      return new Reply(200, envelope(response(code, codespace, log, null, 0)));
+    public static Reply failed(int code, String codespace, String log) {
+      return new Reply(200, envelope(response(code, codespace, log, new byte[0], 7)));
     }
 
     static ObjectNode response(int code, String codespace, String log, byte[] value, long height) {
       ObjectNode r = JSON.createObjectNode();
-      r.put("code", code);
-      r.put("log", log);
-      r.put("info", "");
-      r.put("index", "0");
-      r.putNull("key");
-      if (value == null || value.length == 0) {
-        r.putNull("value"); // Go writes empty bytes as null
-      } else {
+      if (code != 0) {
+        r.put("code", code);
+      }
+      if (!log.isEmpty()) {
+        r.put("log", log);
+      }
+      if (value.length > 0) {
         r.put("value", Base64.getEncoder().encodeToString(value));
       }
-      r.putNull("proofOps");
-      r.put("height", Long.toString(height));
-      r.put("codespace", codespace);
+      if (height != 0) {
+        r.put("height", Long.toString(height));
+      }
+      if (!codespace.isEmpty()) {
+        r.put("codespace", codespace);
+      }
       return r;
     }
 
@@ -77,28 +88,54 @@ final class FakeCometRpc implements AutoCloseable {
     }
   }
 
+  /** Baseapp's answer to a path no module serves. */
+  public static Reply unknownPath() {
+    return Reply.failed(6, "sdk", "unknown query path: unknown request");
+  }
+
   private final HttpServer server;
   private final List<Call> calls = new CopyOnWriteArrayList<>();
 
   private FakeCometRpc(Answer answer) throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.createContext("/", exchange -> handle(exchange, answer));
+    server.setExecutor(Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "fake-comet-rpc");
+      t.setDaemon(true); // a handler a test left sleeping never holds the JVM
+      return t;
+    }));
     server.start();
   }
 
   /** A node that answers with {@code answer}. */
-  static FakeCometRpc answering(Answer answer) throws IOException {
+  public static FakeCometRpc answering(Answer answer) throws IOException {
     return new FakeCometRpc(answer);
   }
 
   /**
    * A node whose app routes {@code abci_query} to the query service, as a Java host would: a
-   * module error becomes the ABCI response's code, codespace and log.
+   * module error becomes the response's code, codespace and log.
    */
-  static FakeCometRpc serving(RateLimitQueryServer queries, BlockContext ctx) throws IOException {
+  public static FakeCometRpc serving(RateLimitQueryServer queries, BlockContext ctx)
+      throws IOException {
+    return servingUnder(Map.of(), queries, ctx);
+  }
+
+  /**
+   * A node whose app serves the query service's methods under other paths only, as a Go chain of
+   * another service does: {@code renamed} maps each to this library's ({@code
+   * /ratelimit.v1.Query/...}); every other path is unknown.
+   */
+  public static FakeCometRpc servingUnder(
+      Map<String, String> renamed, RateLimitQueryServer queries, BlockContext ctx)
+      throws IOException {
     return answering((path, data, height) -> {
+      String ours = renamed.isEmpty() ? path : renamed.get(path);
+      if (ours == null) {
+        return unknownPath();
+      }
       try {
-        return Reply.value(queries.query(ctx, path, data), ctx.height());
+        return Reply.value(queries.query(ctx, ours, data), ctx.height());
       } catch (RateLimitException e) {
         return Reply.failed(e.code().code(), e.code().codespace().id(), e.getMessage());
       }
@@ -128,12 +165,17 @@ final class FakeCometRpc implements AutoCloseable {
   }
 
   /** The RPC address, {@code http://127.0.0.1:<port>}. */
-  URI uri() {
+  public URI uri() {
     return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
   }
 
-  List<Call> calls() {
+  public List<Call> calls() {
     return List.copyOf(calls);
+  }
+
+  /** The paths asked, in order. */
+  public List<String> paths() {
+    return calls.stream().map(Call::path).toList();
   }
 
   @Override
