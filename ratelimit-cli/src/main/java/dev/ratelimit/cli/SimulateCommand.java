@@ -119,7 +119,7 @@ final class SimulateCommand implements Callable<Integer> {
     }
     io.err().flush();
     ScenarioRunner.Summary summary =
-        new ScenarioRunner(io.out(), verbose, stores, null).run(scenarios, malformed.size());
+        new ScenarioRunner(io.out(), verbose, stores).run(scenarios, malformed.size());
     return malformed.isEmpty() ? summary.exitCode() : ExitCode.USAGE;
   }
 

@@ -98,7 +98,7 @@ class ScenarioFilesTest {
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
     ScenarioRunner.Summary summary;
     try (PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
-      summary = new ScenarioRunner(out, false, SimulationStore.memory(), null).run(scenarios);
+      summary = new ScenarioRunner(out, false, SimulationStore.memory()).run(scenarios);
     }
     String printed = buf.toString(StandardCharsets.UTF_8);
     System.out.print(printed);

@@ -24,20 +24,16 @@ public final class ScenarioRunner {
   private final PrintStream out;
   private final boolean verbose;
   private final SimulationStore.StoreProvider stores;
-  private final StepListener listener;
 
   /**
    * @param out where failure lines, verbose lines and the closing line go
    * @param stores the database of each scenario ({@link SimulationStore#memory()} or {@link
    *     SimulationStore#leveldb})
-   * @param listener sees every step (may be null)
    */
-  public ScenarioRunner(
-      PrintStream out, boolean verbose, SimulationStore.StoreProvider stores, StepListener listener) {
+  public ScenarioRunner(PrintStream out, boolean verbose, SimulationStore.StoreProvider stores) {
     this.out = Objects.requireNonNull(out, "out");
     this.verbose = verbose;
     this.stores = Objects.requireNonNull(stores, "stores");
-    this.listener = listener;
   }
 
   /** A run's result. */
@@ -174,9 +170,6 @@ public final class ScenarioRunner {
     }
     for (String problem : compare(step, outcome)) {
       fail(failures, prefix + problem);
-    }
-    if (listener != null) {
-      listener.afterStep(scenario, step, outcome, sim);
     }
   }
 

@@ -43,7 +43,7 @@ import java.util.stream.Collectors;
  * branch of the current block, committed only when the step succeeds; a {@code begin_block}
  * commits the block (one atomic write, with the last-block record) and begins the next.
  */
-final class Simulation implements AutoCloseable, StateView {
+final class Simulation implements AutoCloseable {
   static final String RELAYER = "relayer";
 
   private final Scenario scenario;
@@ -324,26 +324,9 @@ final class Simulation implements AutoCloseable, StateView {
     return p.toPacket(Height.ZERO, 0);
   }
 
-  // ---------------------------------------------------------------- state view (listeners)
-
-  @Override
-  public Optional<RateLimit> rateLimit(String denom, String channelOrClientId) {
-    return read(ctx -> path(denom, channelOrClientId).flatMap(p -> keeper.getRateLimit(ctx, p)));
-  }
-
-  @Override
-  public Optional<HourEpoch> hourEpoch() {
+  /** The module's hour epoch right now, for the runner's lines. */
+  Optional<HourEpoch> hourEpoch() {
     return read(keeper::getHourEpoch);
-  }
-
-  @Override
-  public String chainId() {
-    return scenario.chainId();
-  }
-
-  @Override
-  public Optional<String> counterpartyChainId(String channelOrClientId) {
-    return channels.counterpartyChainId(channelOrClientId);
   }
 
   private static Optional<Path> path(String denom, String id) {

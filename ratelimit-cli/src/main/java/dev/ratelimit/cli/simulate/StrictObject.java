@@ -52,15 +52,6 @@ final class StrictObject {
     return where;
   }
 
-  String path() {
-    return path;
-  }
-
-  boolean has(String key) {
-    JsonNode v = node.get(key);
-    return v != null && !v.isNull();
-  }
-
   /** The raw value (marked read), {@code null} included as a JSON null; Java null when absent. */
   JsonNode rawOrNull(String key) {
     read.add(key);

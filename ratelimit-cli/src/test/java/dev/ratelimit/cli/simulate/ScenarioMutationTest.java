@@ -66,7 +66,7 @@ class ScenarioMutationTest {
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         new ScenarioRunner(new PrintStream(out, true, StandardCharsets.UTF_8), false,
-            SimulationStore.memory(), null).run(parsed.scenarios());
+            SimulationStore.memory()).run(parsed.scenarios());
         ran += parsed.scenarios().size();
         for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
           if (line.contains(": cannot run")) {

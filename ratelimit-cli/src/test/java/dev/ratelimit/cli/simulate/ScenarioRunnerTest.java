@@ -19,7 +19,7 @@ class ScenarioRunnerTest {
         ScenarioParser.parse("f.json", json.getBytes(StandardCharsets.UTF_8)).requireWellFormed();
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
     try (PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
-      return new ScenarioRunner(out, false, SimulationStore.memory(), null).run(scenarios).failures();
+      return new ScenarioRunner(out, false, SimulationStore.memory()).run(scenarios).failures();
     }
   }
 
