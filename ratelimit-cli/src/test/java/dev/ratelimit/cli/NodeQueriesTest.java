@@ -211,6 +211,16 @@ class NodeQueriesTest {
   }
 
   @Test
+  void onlyBaseappsUnknownPath_asksAnotherService() throws IOException {
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) ->
+        Reply.failed(18, "sdk", "invalid request: unknown query path \"" + path + "\""))) {
+      Cli r = Cli.run("list-rate-limits", "--node", rpc.uri().toString());
+      assertEquals(2, r.exit(), r.toString()); // refused, as sdk 18 is
+      assertEquals(List.of("/ratelimit.v1.Query/AllRateLimits"), rpc.paths());
+    }
+  }
+
+  @Test
   void aChainWithoutTheModule_isAskedUnderEveryService_thenSaysSo() throws IOException {
     try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) -> FakeCometRpc.unknownPath())) {
       Cli r = Cli.run("list-blacklisted-denoms", "--node", rpc.uri().toString());
@@ -271,6 +281,18 @@ class NodeQueriesTest {
   }
 
   @Test
+  void aJsonRpcErrorsText_isEscaped() throws IOException {
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) -> new Reply(200,
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32603,\"message\":\"bad\\u001b[2J\","
+            + "\"data\":\"x\\u202ey\\u009b\"}}"))) {
+      Cli r = Cli.run("list-rate-limits", "--node", rpc.uri().toString());
+      assertEquals(3, r.exit(), r.toString());
+      assertEquals(List.of("ratelimit: node " + rpc.uri() + ", /ratelimit.v1.Query/AllRateLimits:"
+          + " JSON-RPC error -32603: \"bad\\u001b[2J\": \"x\\u202ey\\u009b\""), r.errLines());
+    }
+  }
+
+  @Test
   void aNodesTextWithControlCharacters_isEscaped() throws IOException {
     try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) ->
         Reply.failed(13, "ratelimit", "\u001b[31mno epoch\u0007"))) {
@@ -296,7 +318,10 @@ class NodeQueriesTest {
             + "\"message\":\"Method not found\"}}"),
             "JSON-RPC error -32601: Method not found"},
         new Object[] {new Reply(502, "<html>Bad Gateway</html>"),
-            "HTTP 502, not a JSON-RPC answer: \"<html>Bad Gateway</html>\""},
+            "HTTP 502, not a JSON-RPC answer (Unexpected character ('<' (code 60)): expected a valid"
+                + " value (JSON String, Number, Array, Object or token 'null', 'true' or 'false')):"
+                + " \"<html>Bad Gateway</html>\""},
+        new Object[] {new Reply(200, "[1]"), "HTTP 200, not a JSON-RPC answer (not an object): \"[1]\""},
         new Object[] {new Reply(503, "{\"message\":\"down for maintenance\"}"),
             "HTTP 503: \"{\\\"message\\\":\\\"down for maintenance\\\"}\""},
         new Object[] {new Reply(200, ""), "HTTP 200, not a JSON-RPC answer: (empty body)"},
@@ -329,8 +354,8 @@ class NodeQueriesTest {
         Reply.value(new byte[] {(byte) 0xFF}, 1))) {
       Cli r = Cli.run("list-rate-limits", "--node", rpc.uri().toString());
       assertEquals(3, r.exit(), r.toString());
-      assertTrue(r.err().startsWith("ratelimit: node " + rpc.uri() + ", /ratelimit.v1.Query/"
-          + "AllRateLimits: the answer is not a QueryAllRateLimitsResponse: "), r.err());
+      assertTrue(r.err().startsWith("ratelimit: node " + rpc.uri() + ", AllRateLimits: the answer"
+          + " is not a QueryAllRateLimitsResponse: "), r.err());
     }
   }
 
@@ -369,8 +394,9 @@ class NodeQueriesTest {
       assertUsage("ratelimit: --node: a user name or password in the URL is not supported (the"
           + " client sends no credentials)",
           "list-rate-limits", "--node", "http://op:secret@localhost:26657");
-      assertUsage("ratelimit: --node \"http://my_node:26657\": \"my_node:26657\" is not a host"
-          + " name Java's HTTP client takes (such as one with '_'); give its address instead",
+      assertUsage("ratelimit: --node \"http://my_node:26657\": \"my_node:26657\" is not a host and"
+          + " port Java's HTTP client takes (give a host name with '_' as its address; a port is 1"
+          + " to 65535)",
           "list-rate-limits", "--node", "http://my_node:26657");
       // only a home answers it (its help says why)
       assertUsage("ratelimit: Missing required option: '--home=DIR' (see 'ratelimit"

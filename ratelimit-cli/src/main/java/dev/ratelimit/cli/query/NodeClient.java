@@ -1,5 +1,8 @@
 package dev.ratelimit.cli.query;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -14,7 +17,7 @@ import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
+import java.net.http.HttpConnectTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
@@ -45,10 +48,17 @@ public final class NodeClient implements QuerySource {
   /** How long a query may take, connecting and reading the whole answer included. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
-  /** The largest answer read (a list of some 250,000 limits); a larger one is refused. */
-  static final int MAX_ANSWER_BYTES = 64 << 20;
+  /**
+   * The largest answer read: some 60,000 limits (as base64 in JSON), where chains have hundreds.
+   * Reading one takes about ten times as much memory (body, text, tree, bytes).
+   */
+  static final int MAX_ANSWER_BYTES = 16 << 20;
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+      // the answer's size is bounded above; Jackson's own 20 M-character string limit is not ours
+      .streamReadConstraints(StreamReadConstraints.builder()
+          .maxStringLength(Integer.MAX_VALUE).build())
+      .build());
   private static final int SHOWN = 300; // characters of the node's own text in a message
   private static final String HINT =
       "expected a URL such as http://localhost:26657 (tcp:// is taken as http://)";
@@ -91,10 +101,15 @@ public final class NodeClient implements QuerySource {
    */
   public static URI endpoint(String node) {
     Objects.requireNonNull(node, "node");
-    String named = "--node " + Texts.quote(node);
+    String raw = node.strip();
+    if (authority(raw).contains("@")) { // checked first: no message below may repeat it
+      throw new IllegalArgumentException("--node: a user name or password in the URL is not"
+          + " supported (the client sends no credentials)");
+    }
+    String named = "--node " + Texts.quote(raw.split("[?#]", 2)[0]); // a query may hold a key
     URI uri;
     try {
-      uri = new URI(node.strip());
+      uri = new URI(raw);
     } catch (URISyntaxException e) {
       throw new IllegalArgumentException(named + " is not a URL: " + e.getReason() + "; " + HINT);
     }
@@ -102,26 +117,30 @@ public final class NodeClient implements QuerySource {
     if (!List.of("http", "https", "tcp").contains(scheme) || uri.getRawAuthority() == null) {
       throw new IllegalArgumentException(named + ": " + HINT);
     }
-    if (uri.getRawUserInfo() != null) { // never sent; not repeated here either
-      throw new IllegalArgumentException("--node: a user name or password in the URL is not"
-          + " supported (the client sends no credentials)");
-    }
-    if (uri.getHost() == null) { // "my_node": java.net.URI takes no '_' in a host name
+    if (uri.getHost() == null) { // java.net.URI found no host and port in the authority
       throw new IllegalArgumentException(named + ": " + Texts.quote(uri.getRawAuthority())
-          + " is not a host name Java's HTTP client takes (such as one with '_'); give its"
-          + " address instead");
+          + " is not a host and port Java's HTTP client takes (give a host name with '_' as its"
+          + " address; a port is 1 to 65535)");
     }
     if (uri.getPort() == 0 || uri.getPort() > 65535) {
       throw new IllegalArgumentException(named + ": port " + uri.getPort() + " is out of range");
     }
-    if (scheme.equals("tcp")) {
-      try {
-        return new URI("http", uri.getRawAuthority(), uri.getRawPath(), null, null);
-      } catch (URISyntaxException e) {
-        throw new IllegalArgumentException(named + ": " + HINT);
+    // tcp:// is HTTP: the rest of the text as given (its escapes and query untouched)
+    return scheme.equals("tcp") ? URI.create("http" + raw.substring("tcp".length())) : uri;
+  }
+
+  /** The text between "://" and the path, query or fragment (all of it when no "://"). */
+  private static String authority(String raw) {
+    int start = raw.indexOf("://");
+    String rest = start < 0 ? raw : raw.substring(start + 3);
+    int end = rest.length();
+    for (char c : new char[] {'/', '?', '#'}) {
+      int at = rest.indexOf(c);
+      if (at >= 0 && at < end) {
+        end = at;
       }
     }
-    return uri;
+    return rest.substring(0, end);
   }
 
   /** The RPC address asked. */
@@ -129,16 +148,18 @@ public final class NodeClient implements QuerySource {
     return endpoint;
   }
 
+  /** {@code node scheme://host:port}: the path and query (which may hold a key) left out. */
   @Override
   public String name() {
-    return "node " + endpoint;
+    return "node " + endpoint.getScheme() + "://" + endpoint.getRawAuthority();
   }
 
   @Override
   public byte[] query(String path, byte[] request) {
+    long deadline = System.nanoTime() + timeout.toNanos(); // one for the query, every path tried
     List<String> paths = QueryPaths.candidates(path);
     for (String p : paths) {
-      AbciAnswer answer = ask(p, request);
+      AbciAnswer answer = ask(p, request, deadline);
       if (answer.code() == 0) {
         return answer.value();
       }
@@ -151,7 +172,7 @@ public final class NodeClient implements QuerySource {
         + " the rate-limit module?");
   }
 
-  private AbciAnswer ask(String path, byte[] request) {
+  private AbciAnswer ask(String path, byte[] request, long deadline) {
     ObjectNode params = JSON.createObjectNode();
     params.put("path", path);
     params.put("data", HexFormat.of().withUpperCase().formatHex(request));
@@ -162,17 +183,20 @@ public final class NodeClient implements QuerySource {
     call.put("id", 1);
     call.put("method", "abci_query");
     call.set("params", params);
-    HttpResponse<byte[]> response = post(path, call.toString().getBytes(StandardCharsets.UTF_8));
+    HttpResponse<byte[]> response =
+        post(path, call.toString().getBytes(StandardCharsets.UTF_8), deadline);
     return AbciAnswer.parse(name() + ", " + path, response.statusCode(), response.body());
   }
 
-  /** The exchange, bounded in time and size as a whole (the request timeout ends at headers). */
-  private HttpResponse<byte[]> post(String path, byte[] body) {
+  /**
+   * The exchange, bounded in time and size as a whole (java.net.http's own request timeout would
+   * end when the headers arrive, so the wait for the whole answer is the bound).
+   */
+  private HttpResponse<byte[]> post(String path, byte[] body, long deadline) {
     String where = name() + ", " + path;
     HttpRequest request;
     try {
       request = HttpRequest.newBuilder(endpoint)
-          .timeout(timeout)
           .header("Content-Type", "application/json")
           .POST(HttpRequest.BodyPublishers.ofByteArray(body))
           .build();
@@ -182,7 +206,7 @@ public final class NodeClient implements QuerySource {
     CompletableFuture<HttpResponse<byte[]>> exchange =
         http.sendAsync(request, info -> new LimitedBody(maxAnswerBytes));
     try {
-      return exchange.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      return exchange.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       exchange.cancel(true);
       throw new NodeException(where + ": no whole answer within " + timeout.toMillis() + " ms", e);
@@ -200,8 +224,9 @@ public final class NodeClient implements QuerySource {
       return new NodeException(where + ": the answer is larger than " + sizeOf(maxAnswerBytes),
           cause);
     }
-    if (cause instanceof HttpTimeoutException) {
-      return new NodeException(where + ": no answer within " + timeout.toMillis() + " ms", cause);
+    if (cause instanceof HttpConnectTimeoutException) {
+      return new NodeException("cannot reach " + name() + ": no connection within "
+          + timeout.toMillis() + " ms", cause);
     }
     for (Throwable t = cause; t != null; t = t.getCause()) {
       if (t instanceof UnresolvedAddressException || t instanceof UnknownHostException) {
@@ -211,11 +236,11 @@ public final class NodeClient implements QuerySource {
     }
     for (Throwable t = cause; t != null; t = t.getCause()) {
       if (t instanceof ConnectException) {
-        return new NodeException("cannot reach " + name() + ": " + message(cause)
+        return new NodeException("cannot reach " + name() + ": " + shown(message(cause))
             + " (is the node running, with its RPC listening on that address?)", cause);
       }
     }
-    return new NodeException(where + ": the exchange failed: " + message(cause), cause);
+    return new NodeException(where + ": the exchange failed: " + shown(message(cause)), cause);
   }
 
   private static String sizeOf(int bytes) {
@@ -253,9 +278,7 @@ public final class NodeClient implements QuerySource {
 
   /** Another machine's text in one of our lines: as it is, or escaped and cut. */
   static String shown(String text) {
-    return text.length() <= SHOWN && text.chars().noneMatch(Texts::isControl)
-        ? text
-        : Texts.quote(text, SHOWN);
+    return TerminalText.shown(text, SHOWN);
   }
 
   /**
@@ -263,22 +286,29 @@ public final class NodeClient implements QuerySource {
    * value ({@code {"response": {"height": "42"}}} is a success with an empty value).
    */
   record AbciAnswer(long code, String codespace, String log, byte[] value) {
+    private static final String EMPTY = "(empty body)";
 
     /** The node does not serve the path (baseapp: "unknown query path", sdk code 6). */
     boolean unknownPath() {
-      return code != 0 && log.contains("unknown query path");
+      return code == 6 && codespace.equals("sdk") && log.contains("unknown query path");
     }
 
     static AbciAnswer parse(String where, int status, byte[] body) {
       JsonNode root;
+      String problem = "not an object";
       try {
         root = JSON.readTree(body);
+      } catch (JsonProcessingException e) {
+        root = null;
+        problem = e.getOriginalMessage();
       } catch (IOException e) {
         root = null;
+        problem = message(e);
       }
       if (root == null || !root.isObject()) {
-        throw new NodeException(where + ": HTTP " + status + ", not a JSON-RPC answer: "
-            + excerpt(body));
+        String excerpt = excerpt(body);
+        throw new NodeException(where + ": HTTP " + status + ", not a JSON-RPC answer"
+            + (excerpt.equals(EMPTY) ? "" : " (" + shown(problem) + ")") + ": " + excerpt);
       }
       JsonNode error = root.get("error");
       if (error != null && !error.isNull()) {
@@ -321,7 +351,7 @@ public final class NodeClient implements QuerySource {
 
     private static String excerpt(byte[] body) {
       String text = new String(body, StandardCharsets.UTF_8).strip();
-      return text.isEmpty() ? "(empty body)" : Texts.quote(text, SHOWN);
+      return text.isEmpty() ? EMPTY : Texts.quote(text, SHOWN, TerminalText::unsafe);
     }
   }
 

@@ -68,33 +68,42 @@ public final class Queries {
   }
 
   private <R extends Message> R ask(String rpc, Message request, Parser<R> parser) {
-    String path = "/" + RateLimitQueryServer.SERVICE + "/" + rpc;
-    byte[] answer = source.query(path, request.toByteArray());
+    byte[] answer =
+        source.query("/" + RateLimitQueryServer.SERVICE + "/" + rpc, request.toByteArray());
+    String where = source.name() + ", " + rpc;
     R response;
     try {
       response = parser.parseFrom(answer);
     } catch (InvalidProtocolBufferException e) {
-      throw new NodeException(source.name() + ", " + path + ": the answer is not a Query" + rpc
-          + "Response: " + e.getMessage(), e);
+      throw new NodeException(
+          where + ": the answer is not a Query" + rpc + "Response: " + e.getMessage(), e);
     }
-    requireKnownTypes(response, source.name() + ", " + path);
+    requireKnownShape(response, where, true);
     return response;
   }
 
   /**
-   * Refuses an answer in which a field this library knows came with another wire type (protobuf
-   * keeps such a field aside as unknown, and the known one would read as empty): a node of an old
-   * release (Stride's first, with numbers where amounts are now decimal strings) would otherwise
-   * print zeros. Fields of numbers this library does not know are a newer release's: ignored.
+   * Refuses an answer that does not have this library's shape, where protobuf would read it
+   * without complaint: a known field that came with another wire type (kept aside as unknown, so
+   * the known one reads as empty: Stride's first releases sent amounts as numbers where they are
+   * decimal strings now), and any field of a number the record types ({@code RateLimit}, {@code
+   * Path}, {@code Quota}, {@code Flow}, {@code WhitelistedAddressPair}) do not have, which would
+   * print as an empty record. A response message may have fields of a newer release (pagination,
+   * say): those are ignored. Not caught: a value of the right wire type but another meaning.
    */
-  static void requireKnownTypes(Message message, String where) {
+  static void requireKnownShape(Message message, String where, boolean response) {
     Descriptor type = message.getDescriptorForType();
     for (int number : message.getUnknownFields().asMap().keySet()) {
       FieldDescriptor known = type.findFieldByNumber(number);
       if (known != null) {
         throw new NodeException(where + ": field " + known.getName() + " of " + type.getName()
-            + " has another type in the answer than in ratelimit.v1 (a node of another release"
-            + " of the module?)");
+            + " has another wire type in the answer than in this library's messages (a node of"
+            + " another release of the module?)");
+      }
+      if (!response) {
+        throw new NodeException(where + ": " + type.getName() + " in the answer has a field "
+            + number + " this library's messages do not have (a node of another release of the"
+            + " module?)");
       }
     }
     for (Map.Entry<FieldDescriptor, Object> field : message.getAllFields().entrySet()) {
@@ -103,10 +112,10 @@ public final class Queries {
       }
       if (field.getKey().isRepeated()) {
         for (Object element : (List<?>) field.getValue()) {
-          requireKnownTypes((Message) element, where);
+          requireKnownShape((Message) element, where, false);
         }
       } else {
-        requireKnownTypes((Message) field.getValue(), where);
+        requireKnownShape((Message) field.getValue(), where, false);
       }
     }
   }

@@ -1,14 +1,14 @@
 package dev.ratelimit.cli.query;
 
-import dev.ratelimit.core.model.Texts;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * A plain text table: left-aligned columns separated by two spaces, a header row first. A cell
- * holding a control character (a newline in a denom a module blacklisted, say) is shown quoted
- * with the character escaped, so every row stays one line.
+ * holding a control character (a newline in a denom a module blacklisted, say) or another
+ * character unsafe on a terminal ({@link TerminalText}) is shown quoted with the character
+ * escaped, so every row stays one line and shows what it holds.
  */
 public final class TextTable {
   private final List<String> header;
@@ -30,9 +30,7 @@ public final class TextTable {
 
   /** {@code value} as one line: as it is, or quoted with its control characters escaped. */
   static String cell(String value) {
-    return value.chars().noneMatch(Texts::isControl)
-        ? value
-        : Texts.quote(value, Integer.MAX_VALUE);
+    return TerminalText.shown(value, Integer.MAX_VALUE);
   }
 
   public boolean isEmpty() {

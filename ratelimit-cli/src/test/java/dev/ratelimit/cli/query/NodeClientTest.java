@@ -40,6 +40,8 @@ class NodeClientTest {
     "tcp://localhost:26657, http://localhost:26657",
     "TCP://127.0.0.1:26657, http://127.0.0.1:26657",
     "' http://localhost:26657 ', http://localhost:26657",
+    "tcp://h:1/a%20b, http://h:1/a%20b",
+    "tcp://h:1/?k=v, http://h:1/?k=v",
   })
   void nodeAddresses_taken(String given, String asked) {
     assertEquals(URI.create(asked), NodeClient.endpoint(given));
@@ -62,6 +64,30 @@ class NodeClientTest {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> NodeClient.endpoint(given));
     assertTrue(e.getMessage().contains("is out of range"), e.getMessage());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"http://op:s3cret@localhost:26657", "http://op:s3cret@node_1:26657",
+      "tcp://op:s3cret@my_node", "http://op:s3cret@host:70000000000",
+      "ftp://op:s3cret@host:26657", "http://op:s3cret@host:26657 x", "op:s3cret@host:26657",
+      "https://%6Fp:s3cret@host"})
+  void credentialsInTheUrl_refused_withoutRepeatingThem(String given) {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> NodeClient.endpoint(given));
+    assertEquals("--node: a user name or password in the URL is not supported (the client sends"
+        + " no credentials)", e.getMessage());
+  }
+
+  @Test
+  void theNodesName_leavesThePathAndQueryOut() {
+    NodeClient client = new NodeClient(
+        NodeClient.endpoint("https://rpc.example.org:443/KEY123?apikey=SECRET"), 0,
+        Duration.ofSeconds(1));
+    assertEquals("node https://rpc.example.org:443", client.name());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> NodeClient.endpoint("ftp://rpc.example.org/?apikey=SECRET"));
+    assertEquals("--node \"ftp://rpc.example.org/\": expected a URL such as http://localhost:26657"
+        + " (tcp:// is taken as http://)", e.getMessage());
   }
 
   @Test
@@ -91,9 +117,24 @@ class NodeClientTest {
     try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) -> Reply.value(response, 1))) {
       Queries queries = new Queries(client(rpc));
       NodeException e = assertThrows(NodeException.class, queries::allRateLimits);
-      assertEquals("node " + rpc.uri() + ", " + ALL + ": field max_percent_send of Quota has"
-          + " another type in the answer than in ratelimit.v1 (a node of another release of the"
-          + " module?)", e.getMessage());
+      assertEquals("node " + rpc.uri() + ", AllRateLimits: field max_percent_send of Quota has"
+          + " another wire type in the answer than in this library's messages (a node of another"
+          + " release of the module?)", e.getMessage());
+    }
+  }
+
+  /** A record with a field it lacks would print as empty: refused. */
+  @Test
+  void aRecordWithAFieldThisLibraryLacks_isRefused() throws IOException {
+    byte[] quota = {0x3A, 3, '1', '0', '%'}; // field 7, a string: no field of Quota
+    byte[] rateLimit = concat(new byte[] {0x12, (byte) quota.length}, quota);
+    byte[] response = concat(new byte[] {0x0A, (byte) rateLimit.length}, rateLimit);
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) -> Reply.value(response, 1))) {
+      NodeException e =
+          assertThrows(NodeException.class, new Queries(client(rpc))::allRateLimits);
+      assertEquals("node " + rpc.uri() + ", AllRateLimits: Quota in the answer has a field 7 this"
+          + " library's messages do not have (a node of another release of the module?)",
+          e.getMessage());
     }
   }
 
@@ -145,12 +186,20 @@ class NodeClientTest {
   }
 
   @Test
-  void anAnswerLargerThanTheLimit_isRefused_withoutReadingItAll() throws IOException {
+  void anAnswerLargerThanTheLimit_isRefused_withoutReadingItAll() throws Exception {
     byte[] chunk = new byte[4096];
     Arrays.fill(chunk, (byte) ' ');
+    java.util.concurrent.CompletableFuture<Boolean> sentAll =
+        new java.util.concurrent.CompletableFuture<>();
     try (RawServer server = RawServer.start(out -> {
-      for (int i = 0; i < 1024; i++) { // 4 MiB of white space, chunked
-        out.write(chunk);
+      try {
+        for (int i = 0; i < 8192; i++) { // 32 MiB of white space, chunked
+          out.write(chunk);
+        }
+        sentAll.complete(true);
+      } catch (IOException e) {
+        sentAll.complete(false); // the client stopped reading and closed
+        throw e;
       }
     })) {
       NodeClient client = new NodeClient(server.uri(), 0, Duration.ofSeconds(10), 64 * 1024);
@@ -158,7 +207,44 @@ class NodeClientTest {
           assertThrows(NodeException.class, () -> client.query(ALL, EMPTY_REQUEST));
       assertEquals("node " + server.uri() + ", " + ALL + ": the answer is larger than 65536"
           + " bytes", e.getMessage());
+      assertEquals(false, sentAll.get(10, TimeUnit.SECONDS));
     }
+  }
+
+  /** Jackson refuses strings over 20 M characters by default; an answer's value may be one. */
+  @Test
+  void aValueLongerThanJacksonsDefaultStringLimit_isRead() throws IOException {
+    byte[] value = new byte[15_300_000]; // 20.4 M characters of base64
+    Arrays.fill(value, (byte) 7);
+    String body = Reply.value(value, 1).body();
+    try (RawServer server = RawServer.start(out -> out.write(body.getBytes(StandardCharsets.UTF_8)))) {
+      NodeClient client =
+          new NodeClient(server.uri(), 0, Duration.ofSeconds(20), NodeClient.MAX_ANSWER_BYTES * 2);
+      assertArrayEquals(value, client.query(ALL, EMPTY_REQUEST));
+    }
+  }
+
+  @Test
+  void oneDeadline_coversEveryPathTried() throws IOException {
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) -> {
+      sleep(250);
+      return FakeCometRpc.unknownPath();
+    })) {
+      NodeClient client = new NodeClient(rpc.uri(), 0, Duration.ofMillis(600));
+      NodeException e = assertThrows(NodeException.class,
+          () -> client.query("/ratelimit.v1.Query/RateLimitsByChannelOrClientId", EMPTY_REQUEST));
+      assertTrue(e.getMessage().endsWith(": no whole answer within 600 ms"), e.getMessage());
+      assertTrue(rpc.calls().size() < 5, rpc.paths().toString()); // 5 paths, 250 ms each
+    }
+  }
+
+  @Test
+  void anUnknownHost_isNamed() {
+    URI uri = URI.create("http://no-such-host.invalid:26657");
+    NodeException e = assertThrows(NodeException.class,
+        () -> new NodeClient(uri, 0, Duration.ofSeconds(20)).query(ALL, EMPTY_REQUEST));
+    assertEquals("cannot reach node http://no-such-host.invalid:26657: unknown host"
+        + " \"no-such-host.invalid\"", e.getMessage());
   }
 
   @Test
@@ -207,6 +293,14 @@ class NodeClientTest {
     byte[] all = Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, all, a.length, b.length);
     return all;
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static void await(CountDownLatch latch) {

@@ -26,4 +26,13 @@ class TextTableTest {
     assertEquals("a\"b\\", TextTable.cell("a\"b\\"));
     assertEquals("\"\\u007f\"", TextTable.cell("\u007f"));
   }
+
+  @Test
+  void terminalControlsBeyondAscii_areEscaped_otherTextIsNot() {
+    assertEquals("\"\\u009b31m\"", TextTable.cell("\u009b31m")); // C1: CSI
+    assertEquals("\"abc\\u202edef\"", TextTable.cell("abc\u202edef")); // right-to-left override
+    assertEquals("\"a\\u2028b\"", TextTable.cell("a\u2028b")); // line separator
+    assertEquals("\"\\ud800x\"", TextTable.cell("\ud800x")); // lone surrogate
+    assertEquals("caf\u00e9 \ud83d\ude80 \u4e2d", TextTable.cell("caf\u00e9 \ud83d\ude80 \u4e2d"));
+  }
 }

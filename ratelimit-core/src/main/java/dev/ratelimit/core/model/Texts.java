@@ -50,6 +50,14 @@ public final class Texts {
    * with the value's length said when cut; or {@code null}.
    */
   public static String quote(String value, int maxShown) {
+    return quote(value, maxShown, Texts::isControl);
+  }
+
+  /**
+   * {@link #quote(String, int)} escaping every character {@code escaped} holds (a caller that
+   * prints another machine's text on a terminal escapes more than the control characters).
+   */
+  public static String quote(String value, int maxShown, java.util.function.IntPredicate escaped) {
     if (value == null) {
       return "null";
     }
@@ -62,7 +70,7 @@ public final class Texts {
       String piece;
       if (pair) {
         piece = value.substring(i, i + 2);
-      } else if (isControl(c) || Character.isSurrogate(c)) {
+      } else if (escaped.test(c) || Character.isSurrogate(c)) {
         piece = String.format(java.util.Locale.ROOT, "\\u%04x", (int) c);
       } else if (c == '"' || c == '\\') {
         piece = "\\" + c;

@@ -74,6 +74,13 @@ class TextsTest {
     assertEquals("\"abc\"", Texts.quote("abc", 3));
   }
 
+  @Test
+  void quote_withAPredicate_escapesWhatItHolds_andStillCutsAndEscapesSurrogates() {
+    assertEquals("\"a\\u0080b\\u000a\"", Texts.quote("a\u0080b\n", 80, Character::isISOControl));
+    assertEquals("\"a\nb\\ud800\"", Texts.quote("a\nb\ud800", 80, c -> false));
+    assertEquals("\"\\u0080\"... (2 chars)", Texts.quote("\u0080\u0080", 8, Character::isISOControl));
+  }
+
   /**
    * The cut counts what is shown, escapes included (found by GenesisFuzzTest: 200 DELs quoted
    * became 1,200 characters); an unpaired surrogate is escaped and a pair never split, so the
