@@ -36,6 +36,7 @@ import picocli.CommandLine.ScopeType;
       "  ratelimit simulate scenarios/*.json",
       "  ratelimit demo --home /tmp/rl-demo",
       "  ratelimit list-rate-limits --home /tmp/rl-demo/stride-1 --output json",
+      "  ratelimit list-rate-limits --node http://localhost:26657",
       "  ratelimit remaining-capacity channel-5 --denom ibc/D24B... --home /tmp/rl-demo/stride-1",
       "  ratelimit ibc-denom transfer/channel-5/uosmo",
       "",
