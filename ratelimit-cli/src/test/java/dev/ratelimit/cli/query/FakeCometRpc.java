@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.query.RateLimitQueryServer;
 import java.io.IOException;
@@ -113,8 +112,8 @@ public final class FakeCometRpc implements AutoCloseable {
   }
 
   /**
-   * A node whose app routes {@code abci_query} to the query service, as a Java host would: a
-   * module error becomes the response's code, codespace and log.
+   * A node whose app routes {@code abci_query} to the query service's {@code abciQuery}, as a
+   * Java host would.
    */
   public static FakeCometRpc serving(RateLimitQueryServer queries, BlockContext ctx)
       throws IOException {
@@ -134,11 +133,10 @@ public final class FakeCometRpc implements AutoCloseable {
       if (ours == null) {
         return unknownPath();
       }
-      try {
-        return Reply.value(queries.query(ctx, ours, data), ctx.height());
-      } catch (RateLimitException e) {
-        return Reply.failed(e.code().code(), e.code().codespace().id(), e.getMessage());
-      }
+      RateLimitQueryServer.AbciAnswer a = queries.abciQuery(ctx, ours, data);
+      return a.code() == 0
+          ? Reply.value(a.value(), ctx.height())
+          : Reply.failed(a.code(), a.codespace(), a.log());
     });
   }
 

@@ -107,6 +107,62 @@ public final class RateLimitQueryServer {
     return route.answer(ctx, request).toByteArray();
   }
 
+  /**
+   * What a host answers CometBFT's {@code abci_query} with: the fields of its {@code
+   * ResponseQuery}. A success is code 0 with the response bytes as the value; a module error is
+   * its code, its codespace ({@code ratelimit}, or {@code sdk} for {@code invalid_request}) and its
+   * message as the log, with no value, as a Cosmos SDK chain answers. {@code ratelimit ... --node}
+   * reads exactly these.
+   *
+   * @param value the encoded response; empty on an error (compared by content in {@link #equals})
+   */
+  public record AbciAnswer(int code, String codespace, String log, byte[] value) {
+    public AbciAnswer {
+      Objects.requireNonNull(codespace, "codespace");
+      Objects.requireNonNull(log, "log");
+      value = Objects.requireNonNull(value, "value").clone();
+      if (code < 0) {
+        throw new IllegalArgumentException("code must not be negative: " + code);
+      }
+    }
+
+    @Override
+    public byte[] value() {
+      return value.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof AbciAnswer a && code == a.code && codespace.equals(a.codespace)
+          && log.equals(a.log) && java.util.Arrays.equals(value, a.value);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(code, codespace, log, java.util.Arrays.hashCode(value));
+    }
+
+    @Override
+    public String toString() {
+      return "AbciAnswer[code=" + code + ", codespace=" + codespace + ", log=" + log + ", value="
+          + value.length + " bytes]";
+    }
+  }
+
+  /**
+   * {@link #query} as an ABCI answer: a {@link RateLimitException} becomes the answer's code,
+   * codespace and log instead of being thrown. Anything else (a storage failure, a bug) is still
+   * thrown, for the host to answer as its own failure.
+   */
+  public AbciAnswer abciQuery(BlockContext ctx, String path, byte[] request) {
+    try {
+      return new AbciAnswer(0, "", "", query(ctx, path, request));
+    } catch (RateLimitException e) {
+      return new AbciAnswer(
+          e.code().code(), e.code().codespace().id(), e.getMessage(), new byte[0]);
+    }
+  }
+
   /** Every rate limit, in canonical order (channel or client id, then denom). */
   public QueryAllRateLimitsResponse allRateLimits(BlockContext ctx, QueryAllRateLimitsRequest req) {
     requireInitialized(ctx, req);

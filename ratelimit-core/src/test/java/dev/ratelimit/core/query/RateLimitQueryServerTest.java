@@ -270,6 +270,35 @@ class RateLimitQueryServerTest {
   }
 
   @Test
+  void abciQuery_answersTheBytes_orTheModuleErrorAsCodeCodespaceAndLog() {
+    QueryRateLimitRequest one = QueryRateLimitRequest.newBuilder()
+        .setDenom("ustrd").setChannelOrClientId("channel-1").build();
+    assertEquals(
+        new RateLimitQueryServer.AbciAnswer(0, "", "",
+            server.query(chain.ctx(), ONE, one.toByteArray())),
+        server.abciQuery(chain.ctx(), ONE, one.toByteArray()));
+
+    QueryRateLimitsByChannelOrClientIdRequest bad = QueryRateLimitsByChannelOrClientIdRequest
+        .newBuilder().setChannelOrClientId("channel-x").build();
+    RateLimitQueryServer.AbciAnswer code8 = server.abciQuery(chain.ctx(), BY_CHANNEL, bad.toByteArray());
+    assertEquals(8, code8.code());
+    assertEquals("ratelimit", code8.codespace());
+    assertTrue(code8.log().startsWith("invalid channel or client id: "), code8.log());
+    assertEquals(0, code8.value().length);
+
+    RateLimitQueryServer.AbciAnswer unknown =
+        server.abciQuery(chain.ctx(), "/ratelimit.v1.Query/Params", new byte[0]);
+    assertEquals(List.of(18, "sdk"), List.of(unknown.code(), unknown.codespace()));
+    assertTrue(unknown.log().startsWith("invalid request: unknown query path"), unknown.log());
+
+    try (TestChain bare = TestChain.inMemory(Instant.parse("2024-01-01T00:00:00Z"))) {
+      RateLimitQueryServer.AbciAnswer code13 = new RateLimitQueryServer(bare.keeper())
+          .abciQuery(bare.ctx(), ALL, new byte[0]);
+      assertEquals(List.of(13, "ratelimit"), List.of(code13.code(), code13.codespace()));
+    }
+  }
+
+  @Test
   void anUnknownPath_isInvalidRequest_listingTheKnownOnes() {
     RateLimitException e = assertFailsWith(ErrorCode.INVALID_REQUEST,
         () -> server.query(chain.ctx(), "/ratelimit.v1.Query/Params", new byte[0]));
