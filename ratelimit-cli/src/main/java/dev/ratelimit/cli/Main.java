@@ -69,6 +69,9 @@ public final class Main {
         });
     try {
       return cl.execute(args);
+    } catch (OutOfMemoryError e) { // an Error: picocli's handler above sees only Exceptions
+      err.println("ratelimit: out of memory (give the JVM more: RATELIMIT_JAVA_OPTS=-Xmx2g)");
+      return ExitCode.INTERNAL;
     } finally {
       out.flush();
       err.flush();
