@@ -293,6 +293,35 @@ class NodeQueriesTest {
   }
 
   @Test
+  void aCodespaceWithUnsafeCharacters_isEscaped() throws IOException {
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) ->
+        Reply.failed(5, "cs\u202eevil\u009b31m", "log"))) {
+      Cli r = Cli.run("list-rate-limits", "--node", rpc.uri().toString());
+      assertEquals(3, r.exit(), r.toString());
+      assertEquals(List.of("ratelimit: node " + rpc.uri() + ", /ratelimit.v1.Query/AllRateLimits:"
+          + " code 5 in codespace \"cs\\u202eevil\\u009b31m\": log"), r.errLines());
+    }
+  }
+
+  /** Protobuf's printer escapes C0 only; C1 controls and bidi overrides are escaped too. */
+  @Test
+  void jsonOutput_escapesWhatIsUnsafeOnATerminal_andStaysTheSameJson() throws IOException {
+    byte[] answer = dev.ratelimit.proto.v1.QueryAllBlacklistedDenomsResponse.newBuilder()
+        .addDenoms("c1\u009b31m").addDenoms("bidi\u202eevil").addDenoms("tag\udb40\udc41")
+        .addDenoms("ok \u00e9 \ud83d\ude80").build().toByteArray();
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) -> Reply.value(answer, 1))) {
+      Cli json = Cli.run("list-blacklisted-denoms", "--output", "json",
+          "--node", rpc.uri().toString());
+      assertEquals(0, json.exit(), json.toString());
+      assertEquals("{\n  \"denoms\": [\"c1\\u009b31m\", \"bidi\\u202eevil\","
+          + " \"tag\\udb40\\udc41\", \"ok \u00e9 \ud83d\ude80\"]\n}\n", json.out());
+      Cli text = Cli.run("list-blacklisted-denoms", "--node", rpc.uri().toString());
+      assertEquals(List.of("DENOM", "\"c1\\u009b31m\"", "\"bidi\\u202eevil\"",
+          "\"tag\\udb40\\udc41\"", "ok \u00e9 \ud83d\ude80"), text.outLines());
+    }
+  }
+
+  @Test
   void aNodesTextWithControlCharacters_isEscaped() throws IOException {
     try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) ->
         Reply.failed(13, "ratelimit", "\u001b[31mno epoch\u0007"))) {

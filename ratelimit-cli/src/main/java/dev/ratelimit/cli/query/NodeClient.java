@@ -60,6 +60,7 @@ public final class NodeClient implements QuerySource {
           .maxStringLength(Integer.MAX_VALUE).build())
       .build());
   private static final int SHOWN = 300; // characters of the node's own text in a message
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
   private static final String HINT =
       "expected a URL such as http://localhost:26657 (tcp:// is taken as http://)";
 
@@ -88,7 +89,7 @@ public final class NodeClient implements QuerySource {
     this.maxAnswerBytes = maxAnswerBytes;
     this.http = HttpClient.newBuilder()
         .version(HttpClient.Version.HTTP_1_1) // no h2c upgrade: proxies in front of RPC refuse it
-        .connectTimeout(timeout)
+        .connectTimeout(timeout.compareTo(CONNECT_TIMEOUT) < 0 ? timeout : CONNECT_TIMEOUT)
         .followRedirects(HttpClient.Redirect.NEVER)
         .build();
   }
@@ -106,7 +107,7 @@ public final class NodeClient implements QuerySource {
       throw new IllegalArgumentException("--node: a user name or password in the URL is not"
           + " supported (the client sends no credentials)");
     }
-    String named = "--node " + Texts.quote(raw.split("[?#]", 2)[0]); // a query may hold a key
+    String named = "--node " + Texts.quote(redacted(raw));
     URI uri;
     try {
       uri = new URI(raw);
@@ -118,15 +119,30 @@ public final class NodeClient implements QuerySource {
       throw new IllegalArgumentException(named + ": " + HINT);
     }
     if (uri.getHost() == null) { // java.net.URI found no host and port in the authority
-      throw new IllegalArgumentException(named + ": " + Texts.quote(uri.getRawAuthority())
-          + " is not a host and port Java's HTTP client takes (give a host name with '_' as its"
-          + " address; a port is 1 to 65535)");
+      String authority = raw.contains("@") ? "its authority" : Texts.quote(uri.getRawAuthority());
+      throw new IllegalArgumentException(named + ": " + authority + " is not a host and port"
+          + " Java's HTTP client takes (give a host name with '_' as its address; a port is 1 to"
+          + " 65535)");
     }
     if (uri.getPort() == 0 || uri.getPort() > 65535) {
       throw new IllegalArgumentException(named + ": port " + uri.getPort() + " is out of range");
     }
     // tcp:// is HTTP: the rest of the text as given (its escapes and query untouched)
     return scheme.equals("tcp") ? URI.create("http" + raw.substring("tcp".length())) : uri;
+  }
+
+  /**
+   * {@code raw} fit to repeat in a message: with everything before its last '@' but the scheme
+   * replaced by {@code ***} (a password holding '/', '?' or '#', or a mistyped scheme, hides a
+   * credential from {@link #authority}), and without its query and fragment (which may hold a
+   * key).
+   */
+  private static String redacted(String raw) {
+    int at = raw.lastIndexOf('@');
+    int start = raw.indexOf("://");
+    String scheme = start < 0 || (at >= 0 && start > at) ? "" : raw.substring(0, start + 3);
+    String text = at < 0 ? raw : scheme + "***" + raw.substring(at);
+    return text.split("[?#]", 2)[0];
   }
 
   /** The text between "://" and the path, query or fragment (all of it when no "://"). */
@@ -151,7 +167,8 @@ public final class NodeClient implements QuerySource {
   /** {@code node scheme://host:port}: the path and query (which may hold a key) left out. */
   @Override
   public String name() {
-    return "node " + endpoint.getScheme() + "://" + endpoint.getRawAuthority();
+    return "node " + endpoint.getScheme().toLowerCase(Locale.ROOT) + "://"
+        + endpoint.getRawAuthority();
   }
 
   @Override
@@ -268,7 +285,9 @@ public final class NodeClient implements QuerySource {
       }
     }
     String text = where + ": code " + a.code()
-        + (a.codespace().isEmpty() ? "" : " in codespace " + Texts.quote(a.codespace())) + ": "
+        + (a.codespace().isEmpty()
+            ? ""
+            : " in codespace " + Texts.quote(a.codespace(), SHOWN, TerminalText::unsafe)) + ": "
         + shown(a.log());
     // the SDK's invalid request (18: a pruned or negative height, a malformed request) and
     // invalid height (26: a height in the future) are the request's fault, as from a home

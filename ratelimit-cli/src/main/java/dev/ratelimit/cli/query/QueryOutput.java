@@ -25,9 +25,12 @@ public final class QueryOutput {
 
   private QueryOutput() {}
 
-  /** Protobuf JSON of a message, ending with a newline; an empty message prints as {@code {}}. */
+  /**
+   * Protobuf JSON of a message, ending with a newline; an empty message prints as {@code {}}.
+   * Characters unsafe on a terminal are escaped ({@link TerminalText#json}).
+   */
   public static String protoJson(MessageOrBuilder message) {
-    return ProtoJson.print(message) + "\n";
+    return TerminalText.json(ProtoJson.print(message)) + "\n";
   }
 
   /**

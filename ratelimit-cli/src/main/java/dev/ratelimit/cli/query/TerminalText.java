@@ -22,6 +22,33 @@ final class TerminalText {
         || type == Character.SURROGATE;
   }
 
+  /**
+   * JSON text with every unsafe character but its layout (newline, carriage return, tab)
+   * written as its {@code \\uXXXX} escape: the same JSON (other such characters can only stand
+   * inside its strings), safe on a terminal. Protobuf's printer escapes the ASCII controls in
+   * strings but leaves C1 controls and bidirectional overrides as they are.
+   */
+  static String json(String json) {
+    if (json.codePoints().noneMatch(TerminalText::unsafeInJson)) {
+      return json;
+    }
+    StringBuilder sb = new StringBuilder(json.length() + 16);
+    json.codePoints().forEach(c -> {
+      if (unsafeInJson(c)) {
+        for (char unit : Character.toChars(c)) {
+          sb.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) unit));
+        }
+      } else {
+        sb.appendCodePoint(c);
+      }
+    });
+    return sb.toString();
+  }
+
+  private static boolean unsafeInJson(int c) {
+    return unsafe(c) && c != '\n' && c != '\r' && c != '\t';
+  }
+
   /** {@code text} as it is when every character is safe, else quoted with those escaped. */
   static String shown(String text, int maxShown) {
     return text.length() <= maxShown && text.codePoints().noneMatch(TerminalText::unsafe)

@@ -78,12 +78,38 @@ class NodeClientTest {
         + " no credentials)", e.getMessage());
   }
 
+  /**
+   * A password holding '/', '?' or '#', or a mistyped scheme, hides the credential from the
+   * authority: whatever is refused or asked, no message repeats it.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"http://alice:pa/SECRET@host:1", "https://alice:SECRET#t@rpc.example.com",
+      "http://alice:pa?SECRET@host:1", "http:/user:SECRET@host:1", "http//user:SECRET@host:1",
+      "http://alice:SECRET/x@host:1"})
+  void credentialsTheAuthorityHides_areNeverRepeated(String given) {
+    String shown;
+    try {
+      shown = new NodeClient(NodeClient.endpoint(given), 0, Duration.ofSeconds(1)).name();
+    } catch (IllegalArgumentException refused) {
+      shown = refused.getMessage();
+    }
+    assertTrue(!shown.contains("SECRET"), shown);
+  }
+
+  @Test
+  void aPathOrQueryWithAnAt_isTaken() {
+    assertEquals(URI.create("http://host:1/a@b"), NodeClient.endpoint("http://host:1/a@b"));
+    assertEquals(URI.create("http://host:1/?x=a@b"), NodeClient.endpoint("http://host:1/?x=a@b"));
+  }
+
   @Test
   void theNodesName_leavesThePathAndQueryOut() {
     NodeClient client = new NodeClient(
         NodeClient.endpoint("https://rpc.example.org:443/KEY123?apikey=SECRET"), 0,
         Duration.ofSeconds(1));
     assertEquals("node https://rpc.example.org:443", client.name());
+    assertEquals("node http://h:1", new NodeClient(NodeClient.endpoint("HTTP://h:1"), 0,
+        Duration.ofSeconds(1)).name());
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> NodeClient.endpoint("ftp://rpc.example.org/?apikey=SECRET"));
     assertEquals("--node \"ftp://rpc.example.org/\": expected a URL such as http://localhost:26657"

@@ -33,6 +33,7 @@ class TextTableTest {
     assertEquals("\"abc\\u202edef\"", TextTable.cell("abc\u202edef")); // right-to-left override
     assertEquals("\"a\\u2028b\"", TextTable.cell("a\u2028b")); // line separator
     assertEquals("\"\\ud800x\"", TextTable.cell("\ud800x")); // lone surrogate
+    assertEquals("\"a\\udb40\\udc41\"", TextTable.cell("a\udb40\udc41")); // tag U+E0041
     assertEquals("caf\u00e9 \ud83d\ude80 \u4e2d", TextTable.cell("caf\u00e9 \ud83d\ude80 \u4e2d"));
   }
 }

@@ -54,8 +54,9 @@ public final class Texts {
   }
 
   /**
-   * {@link #quote(String, int)} escaping every character {@code escaped} holds (a caller that
-   * prints another machine's text on a terminal escapes more than the control characters).
+   * {@link #quote(String, int)} escaping every code point {@code escaped} holds (a caller that
+   * prints another machine's text on a terminal escapes more than the control characters); a
+   * code point beyond U+FFFF is escaped as its two surrogates.
    */
   public static String quote(String value, int maxShown, java.util.function.IntPredicate escaped) {
     if (value == null) {
@@ -69,7 +70,10 @@ public final class Texts {
           && Character.isLowSurrogate(value.charAt(i + 1));
       String piece;
       if (pair) {
-        piece = value.substring(i, i + 2);
+        piece = escaped.test(value.codePointAt(i))
+            ? String.format(java.util.Locale.ROOT, "\\u%04x\\u%04x", (int) c,
+                (int) value.charAt(i + 1))
+            : value.substring(i, i + 2);
       } else if (escaped.test(c) || Character.isSurrogate(c)) {
         piece = String.format(java.util.Locale.ROOT, "\\u%04x", (int) c);
       } else if (c == '"' || c == '\\') {

@@ -79,6 +79,9 @@ class TextsTest {
     assertEquals("\"a\\u0080b\\u000a\"", Texts.quote("a\u0080b\n", 80, Character::isISOControl));
     assertEquals("\"a\nb\\ud800\"", Texts.quote("a\nb\ud800", 80, c -> false));
     assertEquals("\"\\u0080\"... (2 chars)", Texts.quote("\u0080\u0080", 8, Character::isISOControl));
+    // a code point beyond U+FFFF is tested whole and escaped as its pair, or kept whole
+    assertEquals("\"a\\udb40\\udc41\"", Texts.quote("a\udb40\udc41", 80, c -> c == 0xE0041));
+    assertEquals("\"\ud83d\ude80\"", Texts.quote("\ud83d\ude80", 80, c -> c == 0xE0041));
   }
 
   /**
