@@ -302,7 +302,10 @@ public final class NodeClient implements QuerySource {
 
   /**
    * The part of an {@code abci_query} answer read: CometBFT leaves out every field at its zero
-   * value ({@code {"response": {"height": "42"}}} is a success with an empty value).
+   * value ({@code {"response": {"height": "42"}}} is a success with an empty value). The reading
+   * side of what a host fills from {@code RateLimitQueryServer.AbciAnswer}; kept apart because it
+   * takes any node's code (uint32) and does not copy a value of up to 16 MiB, as that defensive
+   * record does.
    */
   record AbciAnswer(long code, String codespace, String log, byte[] value) {
     private static final String EMPTY = "(empty body)";
