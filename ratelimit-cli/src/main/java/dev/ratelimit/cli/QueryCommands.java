@@ -41,6 +41,9 @@ import picocli.CommandLine.Parameters;
  * same state.
  */
 final class QueryCommands {
+  private static final String HOME_HELP =
+      "Node home: the LevelDB in <home>/data (opened read-only, as a copy).";
+
   private QueryCommands() {}
 
   /** {@code --home} alone, for what only a home answers, and {@code --output}. */
@@ -49,7 +52,7 @@ final class QueryCommands {
         names = "--home",
         required = true,
         paramLabel = "DIR",
-        description = "Node home: the LevelDB in <home>/data (opened read-only, as a copy).")
+        description = HOME_HELP)
     java.nio.file.Path home;
 
     @Option(
@@ -86,7 +89,7 @@ final class QueryCommands {
     @Option(
         names = "--home",
         paramLabel = "DIR",
-        description = "Node home: the LevelDB in <home>/data (opened read-only, as a copy).")
+        description = HOME_HELP)
     java.nio.file.Path home;
 
     @Option(

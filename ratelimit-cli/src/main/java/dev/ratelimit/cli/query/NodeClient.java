@@ -67,6 +67,7 @@ public final class NodeClient implements QuerySource {
   private final URI endpoint;
   private final long height;
   private final Duration timeout;
+  private final Duration connectTimeout;
   private final int maxAnswerBytes;
   private final HttpClient http;
 
@@ -86,10 +87,11 @@ public final class NodeClient implements QuerySource {
     }
     this.height = height;
     this.timeout = Objects.requireNonNull(timeout, "timeout");
+    this.connectTimeout = timeout.compareTo(CONNECT_TIMEOUT) < 0 ? timeout : CONNECT_TIMEOUT;
     this.maxAnswerBytes = maxAnswerBytes;
     this.http = HttpClient.newBuilder()
         .version(HttpClient.Version.HTTP_1_1) // no h2c upgrade: proxies in front of RPC refuse it
-        .connectTimeout(timeout.compareTo(CONNECT_TIMEOUT) < 0 ? timeout : CONNECT_TIMEOUT)
+        .connectTimeout(connectTimeout)
         .followRedirects(HttpClient.Redirect.NEVER)
         .build();
   }
@@ -243,7 +245,7 @@ public final class NodeClient implements QuerySource {
     }
     if (cause instanceof HttpConnectTimeoutException) {
       return new NodeException("cannot reach " + name() + ": no connection within "
-          + timeout.toMillis() + " ms", cause);
+          + connectTimeout.toMillis() + " ms", cause);
     }
     for (Throwable t = cause; t != null; t = t.getCause()) {
       if (t instanceof UnresolvedAddressException || t instanceof UnknownHostException) {
@@ -276,12 +278,14 @@ public final class NodeClient implements QuerySource {
 
   /** A non-zero code: the module's own error, a request the node refused, or a node failure. */
   private static NodeException failure(String where, AbciAnswer a) {
-    if (a.codespace().equals(ErrorCode.Codespace.RATELIMIT.id())) {
-      for (ErrorCode known : ErrorCode.values()) {
-        if (known.codespace() == ErrorCode.Codespace.RATELIMIT && known.code() == a.code()) {
-          return NodeException.moduleError(
-              where + ": " + shown(a.log()) + " (code " + known.label() + ")", known);
-        }
+    boolean module = a.codespace().equals(ErrorCode.Codespace.RATELIMIT.id());
+    if (module && a.code() <= Integer.MAX_VALUE) {
+      try {
+        ErrorCode known = ErrorCode.ofRateLimitCode((int) a.code());
+        return NodeException.moduleError(
+            where + ": " + shown(a.log()) + " (code " + known.label() + ")", known);
+      } catch (IllegalArgumentException unknownCode) {
+        // a code of a newer release of the module: a node failure like any other below
       }
     }
     String text = where + ": code " + a.code()
@@ -291,7 +295,8 @@ public final class NodeClient implements QuerySource {
         + shown(a.log());
     // the SDK's invalid request (18: a pruned or negative height, a malformed request) and
     // invalid height (26: a height in the future) are the request's fault, as from a home
-    boolean refused = a.codespace().equals("sdk") && (a.code() == 18 || a.code() == 26);
+    boolean refused = a.codespace().equals(ErrorCode.Codespace.SDK.id())
+        && (a.code() == ErrorCode.INVALID_REQUEST.code() || a.code() == 26);
     return refused ? NodeException.refused(text) : new NodeException(text);
   }
 
@@ -312,7 +317,8 @@ public final class NodeClient implements QuerySource {
 
     /** The node does not serve the path (baseapp: "unknown query path", sdk code 6). */
     boolean unknownPath() {
-      return code == 6 && codespace.equals("sdk") && log.contains("unknown query path");
+      return code == 6 && codespace.equals(ErrorCode.Codespace.SDK.id())
+          && log.contains("unknown query path");
     }
 
     static AbciAnswer parse(String where, int status, byte[] body) {

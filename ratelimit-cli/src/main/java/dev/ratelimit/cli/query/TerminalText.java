@@ -6,8 +6,8 @@ import dev.ratelimit.core.model.Texts;
  * Text that came from elsewhere (a node's answer, a store's strings), made safe to print as one
  * terminal line: besides the ASCII controls, the C1 controls (U+0080-U+009F, U+009B starts an
  * escape sequence on some terminals), format characters (the bidirectional overrides that reorder
- * what is shown, such as U+202E) and the line and paragraph separators are escaped as {@code
- * \\uXXXX}, and so are unpaired surrogates.
+ * what is shown, such as U+202E) and the line and paragraph separators are written as Unicode
+ * escapes (a backslash, 'u' and four hex digits), and so are unpaired surrogates.
  */
 final class TerminalText {
   private TerminalText() {}
@@ -24,7 +24,7 @@ final class TerminalText {
 
   /**
    * JSON text with every unsafe character but its layout (newline, carriage return, tab)
-   * written as its {@code \\uXXXX} escape: the same JSON (other such characters can only stand
+   * written as its Unicode escape: the same JSON (other such characters can only stand
    * inside its strings), safe on a terminal. Protobuf's printer escapes the ASCII controls in
    * strings but leaves C1 controls and bidirectional overrides as they are.
    */
