@@ -5,11 +5,9 @@ import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.keeper.RateLimitEvents;
 import dev.ratelimit.core.keeper.RateLimitKeeper;
-import dev.ratelimit.core.model.Identifiers;
 import dev.ratelimit.core.model.PacketDirection;
 import dev.ratelimit.core.model.PendingPacket;
 import dev.ratelimit.core.model.RateLimitedPacket;
-import dev.ratelimit.core.model.Texts;
 import dev.ratelimit.middleware.ibc.Acknowledgement;
 import dev.ratelimit.middleware.ibc.AcknowledgementCodec;
 import dev.ratelimit.middleware.ibc.Counterparty;
@@ -157,17 +155,17 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
     RateLimitedPacket counted;
     try {
       FungibleTokenPacketData ftpd = PacketDataCodec.decode(data);
-      requireChannelId(sourceChannel, "source_channel");
-      counted = counted(sourceChannel, DenomResolver.sendDenom(ftpd.denom()), ftpd);
+      PacketRules.requireChannelId(sourceChannel, "source_channel");
+      counted = PacketRules.counted(sourceChannel, DenomResolver.sendDenom(ftpd.denom()), ftpd);
     } catch (RateLimitException e) {
-      throw invalidSend(ctx, sourceChannel, e);
+      throw PacketRules.invalidSend(ctx, sourceChannel, e);
     }
     try (BlockContext tx = ctx.branch()) {
       boolean updated = keeper.checkRateLimitAndUpdateFlow(tx, PacketDirection.SEND, counted);
       long sequence =
           channel.sendPacket(tx, sourcePort, sourceChannel, timeoutHeight, timeoutTimestamp, data);
       if (sequence == 0) { // IBC core never hands out 0; refused like a received packet's 0
-        throw invalidSend(
+        throw PacketRules.invalidSend(
             ctx,
             sourceChannel,
             new RateLimitException(
@@ -179,14 +177,6 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
       tx.commit();
       return sequence;
     }
-  }
-
-  /** Reports a send refused as invalid in a durable event (it outlives the failed step). */
-  private static RateLimitException invalidSend(
-      BlockContext ctx, String sourceChannel, RateLimitException e) {
-    ctx.emitDurable(
-        RateLimitEvents.invalidPacket(String.valueOf(sourceChannel), e.code(), e.getMessage()));
-    return e;
   }
 
   /**
@@ -230,10 +220,10 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
     RateLimitedPacket counted;
     try {
       FungibleTokenPacketData ftpd = PacketDataCodec.decode(packet);
-      requireChannelId(packet.destinationChannel(), "destination_channel");
+      PacketRules.requireChannelId(packet.destinationChannel(), "destination_channel");
       String denom = DenomResolver.recvLocalDenom(packet, ftpd.denom());
-      counted = counted(packet.destinationChannel(), denom, ftpd);
-      requireSequence(packet);
+      counted = PacketRules.counted(packet.destinationChannel(), denom, ftpd);
+      PacketRules.requireSequence(packet.sequence());
     } catch (RateLimitException e) {
       ctx.emitDurable(
           RateLimitEvents.invalidPacket(packet.destinationChannel(), e.code(), e.getMessage()));
@@ -383,40 +373,21 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
 
   // ---------------------------------------------------------------- accounting helpers
 
-  /**
-   * Ack, error ack or timeout of a packet this chain sent. Accounting problems (undecodable data,
-   * odd ids) become an event and no flow change: a bad packet must never strand a refund. The
-   * event is durable, so it stays when the app (or the channel keeper) then fails the step.
-   */
+  /** Ack, error ack or timeout of a packet this chain sent ({@link PacketRules#settle}). */
   private void settleSend(BlockContext tx, Packet packet, boolean failed) {
-    String channelId = packet.sourceChannel();
-    try (BlockContext step = tx.branch()) {
-      FungibleTokenPacketData ftpd = PacketDataCodec.decode(packet);
-      requireChannelId(channelId, "source_channel");
-      String denom = DenomResolver.sendDenom(ftpd.denom());
-      PendingPacket marker = marker(channelId, denom, packet);
-      if (failed) {
-        keeper.undoSendPacket(step, marker, ftpd.amount());
-      } else {
-        keeper.removePendingSendPacket(step, marker);
-      }
-      step.commit();
-    } catch (RateLimitException e) {
-      tx.emitDurable(RateLimitEvents.invalidPacket(channelId, e.code(), e.getMessage()));
-    } catch (IllegalArgumentException e) {
-      tx.emitDurable(
-          RateLimitEvents.invalidPacket(channelId, ErrorCode.INVALID_PACKET_DATA, e.getMessage()));
-    }
+    PacketRules.settle(tx, packet.sourceChannel(), step -> PacketRules.settleSend(keeper, step,
+        packet.sourceChannel(), "source_channel", PacketDataCodec.decode(packet),
+        packet.sequence(), failed));
   }
 
   /** The async ack of a received packet: success drops the marker, error gives the inflow back. */
   private void settleRecv(BlockContext tx, Packet packet, boolean success) {
     String channelId = packet.destinationChannel();
-    try (BlockContext step = tx.branch()) {
+    PacketRules.settle(tx, channelId, step -> {
       FungibleTokenPacketData ftpd = PacketDataCodec.decode(packet);
-      requireChannelId(channelId, "destination_channel");
+      PacketRules.requireChannelId(channelId, "destination_channel");
       String denom = DenomResolver.recvLocalDenom(packet, ftpd.denom());
-      PendingPacket marker = marker(channelId, denom, packet);
+      PendingPacket marker = PacketRules.marker(channelId, denom, packet.sequence());
       for (Receiving r = receiving; r != null; r = r.outer) {
         if (r.is(marker)) {
           // the app acks while its onRecvPacket still runs: store the marker, then settle it,
@@ -427,44 +398,7 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
           }
         }
       }
-      if (success) {
-        keeper.removePendingRecvPacket(step, marker);
-      } else {
-        keeper.undoReceivePacket(step, marker, ftpd.amount());
-      }
-      step.commit();
-    } catch (RateLimitException e) {
-      tx.emitDurable(RateLimitEvents.invalidPacket(channelId, e.code(), e.getMessage()));
-    } catch (IllegalArgumentException e) {
-      tx.emitDurable(
-          RateLimitEvents.invalidPacket(channelId, ErrorCode.INVALID_PACKET_DATA, e.getMessage()));
-    }
-  }
-
-  private static PendingPacket marker(String channelId, String denom, Packet packet) {
-    requireSequence(packet);
-    return new PendingPacket(channelId, denom, packet.sequence());
-  }
-
-  private static void requireSequence(Packet packet) {
-    if (packet.sequence() == 0) {
-      throw new RateLimitException(ErrorCode.INVALID_PACKET_DATA, "packet sequence must not be 0");
-    }
-  }
-
-  private static RateLimitedPacket counted(
-      String channelId, String denom, FungibleTokenPacketData ftpd) {
-    try {
-      return new RateLimitedPacket(channelId, denom, ftpd.amount(), ftpd.sender(), ftpd.receiver());
-    } catch (IllegalArgumentException e) {
-      throw new RateLimitException(ErrorCode.INVALID_PACKET_DATA, e.getMessage());
-    }
-  }
-
-  private static void requireChannelId(String id, String field) {
-    if (!Identifiers.isChannelOrClientId(id)) {
-      throw new RateLimitException(
-          ErrorCode.INVALID_CHANNEL_OR_CLIENT_ID, field + " is not a channel or client id: " + Texts.quote(id));
-    }
+      PacketRules.settleRecv(keeper, step, marker, ftpd, success);
+    });
   }
 }
