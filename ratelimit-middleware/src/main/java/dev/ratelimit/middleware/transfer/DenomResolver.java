@@ -170,7 +170,16 @@ public final class DenomResolver {
     return ofPacket(packet, packetDenom, DenomResolver::recvLocalDenom);
   }
 
-  static String recvLocalDenom(
+  /**
+   * {@code recvDenom(sourcePort, sourceChannel, destinationPort, destinationChannel,
+   * packetDenom).localDenom()}, as {@link #recvLocalDenom(Packet, String)}: for an IBC v2 payload
+   * the channels are the packet's client ids and the ports the payload's.
+   *
+   * @throws NullPointerException if an argument is {@code null}
+   * @throws RateLimitException as {@link #recvDenom(String, String, String, String, String)}
+   * @throws IllegalArgumentException as {@link #recvDenom(String, String, String, String, String)}
+   */
+  public static String recvLocalDenom(
       String sourcePort,
       String sourceChannel,
       String destinationPort,
