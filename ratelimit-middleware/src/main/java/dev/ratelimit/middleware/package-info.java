@@ -8,8 +8,8 @@
  *       callbacks, ICS4 wrapper) and the one shared acknowledgement decoder; {@link
  *       dev.ratelimit.middleware.ibc.v2} those of IBC v2 (payloads, callbacks, async acks);
  *   <li>{@link dev.ratelimit.middleware.transfer}: the one shared ICS-20 packet data codec (and its
- *       IBC v2 payload form) and the denom resolver, also used by the transfer app so limiter and app never read a packet
- *       differently.
+ *       IBC v2 payload form) and the denom resolver, also used by the transfer app so limiter and
+ *       app never read a packet differently.
  * </ul>
  */
 package dev.ratelimit.middleware;
