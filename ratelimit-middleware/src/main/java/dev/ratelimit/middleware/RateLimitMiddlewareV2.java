@@ -48,10 +48,10 @@ import java.util.function.Supplier;
  *       packet IBC core holds for it, then forwards the acknowledgement downstream.
  * </ul>
  *
- * <p>Fixes over ibc-go's IBC v2 rate-limiting middleware: the pending send marker is recorded
- * under the sequence IBC core assigned, so a timeout or error ack gives the outflow back as on
- * IBC v1; an unreadable payload on ack or timeout is an event, not a failed relay; a receive the
- * app fails is rolled back with the app's writes.
+ * <p>Unlike ibc-go's IBC v2 rate-limiting middleware, a payload or acknowledgement it cannot read
+ * on ack or timeout is an event, never a failed relay (as on IBC v1, SPEC §5), and the branch this
+ * middleware opens rolls a failed receive back whether or not the host's core discards the
+ * callback's writes on {@code FAILURE}.
  */
 public final class RateLimitMiddlewareV2 implements IbcModule, WriteAcknowledgementWrapper {
   private final RateLimitKeeper keeper;

@@ -281,6 +281,18 @@ class RateLimitMiddlewareV2Test {
   }
 
   @Test
+  void recv_ofSequence0FailsWithCode9() {
+    h.addLimit(voucher, OURS, 10, 10, 24, 1_000);
+    String before = h.digest();
+
+    RecvPacketResult r = recv(0, payload("uosmo", 5));
+
+    assertEquals(PacketStatus.FAILURE, r.status());
+    assertEquals(before, h.digest());
+    h.assertOneInvalidPacketEvent(OURS, 9);
+  }
+
+  @Test
   void recv_withoutALimitPassesThrough() {
     appReceives(RecvPacketResult.async());
 
@@ -344,6 +356,18 @@ class RateLimitMiddlewareV2Test {
     assertEquals(before, h.digest());
     h.assertOneInvalidPacketEvent(OURS, 14);
     verify(app).onAcknowledgementPacket(any(), any(), any(), eq(1L), any(), any(), any());
+  }
+
+  @Test
+  void ack_missingIsMalformed() {
+    h.addLimit("uatom", OURS, 10, 10, 24, 1_000);
+    send(1, payload("uatom", 60));
+    String before = h.digest();
+
+    ack(1, payload("uatom", 60), null);
+
+    assertEquals(before, h.digest());
+    h.assertOneInvalidPacketEvent(OURS, 14);
   }
 
   @Test
@@ -448,6 +472,28 @@ class RateLimitMiddlewareV2Test {
     assertEquals(before, h.digest());
     h.assertOneInvalidPacketEvent(OURS, 14);
     verify(core).writeAcknowledgement(any(), eq(OURS), eq(5L), any());
+  }
+
+  @Test
+  void asyncAck_missingIsForwardedAsGivenAndSettlesNothing() {
+    receivedAsync(5, 40);
+    String before = h.digest();
+
+    middleware.writeAcknowledgement(h.ctx(), OURS, 5, null);
+
+    assertEquals(before, h.digest());
+    verify(core).writeAcknowledgement(any(), eq(OURS), eq(5L), eq(null));
+  }
+
+  @Test
+  void asyncAck_withoutAnAppAcknowledgementForThePayloadIsReported() {
+    receivedAsync(5, 40);
+    String before = h.digest();
+
+    middleware.writeAcknowledgement(h.ctx(), OURS, 5, new Acknowledgement(List.of()));
+
+    assertEquals(before, h.digest());
+    h.assertOneInvalidPacketEvent(OURS, 14);
   }
 
   @Test
