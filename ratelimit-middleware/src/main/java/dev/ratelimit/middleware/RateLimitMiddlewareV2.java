@@ -228,7 +228,8 @@ public final class RateLimitMiddlewareV2 implements IbcModule, WriteAcknowledgem
 
   /**
    * Forwards the asynchronous acknowledgement of a received packet after settling its pending recv
-   * marker, payload by payload: an application acknowledgement that is an error (the universal
+   * marker, ICS-20 payload by payload (a payload of another version belongs to another app and is
+   * left alone): an application acknowledgement that is an error (the universal
    * error acknowledgement, or ICS-20's error JSON) gives the inflow back if the marker still
    * exists; a success removes the marker; one that is neither, or none for the payload, changes
    * nothing and is reported. A packet IBC core does not hold changes nothing (core then refuses
@@ -244,7 +245,10 @@ public final class RateLimitMiddlewareV2 implements IbcModule, WriteAcknowledgem
       if (packet.isPresent() && acknowledgement != null) {
         Packet p = packet.get();
         for (int i = 0; i < p.payloads().size(); i++) {
-          settleRecv(tx, p, p.payloads().get(i), acknowledgement.appAcknowledgement(i));
+          Payload payload = p.payloads().get(i);
+          if (payload.version().equals(Ics20PayloadCodec.VERSION)) { // another app's is not ours
+            settleRecv(tx, p, payload, acknowledgement.appAcknowledgement(i));
+          }
         }
       }
       downstream.writeAcknowledgement(tx, clientId, sequence, acknowledgement);

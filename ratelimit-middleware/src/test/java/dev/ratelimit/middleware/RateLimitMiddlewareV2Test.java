@@ -475,6 +475,21 @@ class RateLimitMiddlewareV2Test {
   }
 
   @Test
+  void asyncAck_settlesTheIcs20PayloadOfAPacketAndLeavesAnotherAppsAlone() {
+    Payload transfer = receivedAsync(5, 40);
+    Payload other = new Payload("icahost", "icacontroller", "ics27-1", "application/json",
+        utf8("{\"type\":1}"));
+    when(asyncPackets.asyncPacket(any(), eq(OURS), eq(5L))).thenReturn(Optional.of(
+        new Packet(5, THEIRS, OURS, 0, List.of(other, transfer))));
+
+    middleware.writeAcknowledgement(h.ctx(), OURS, 5,
+        new Acknowledgement(List.of(utf8("{\"result\":\"AQ==\"}"), UNIVERSAL_ERROR_ACK)));
+
+    assertEquals(flow(0, 0, 1_000), h.flow(voucher, OURS));
+    assertEquals(List.of(), h.events(RateLimitEvents.INVALID_PACKET));
+  }
+
+  @Test
   void asyncAck_missingIsForwardedAsGivenAndSettlesNothing() {
     receivedAsync(5, 40);
     String before = h.digest();
