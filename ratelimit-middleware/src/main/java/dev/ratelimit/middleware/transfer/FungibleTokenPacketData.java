@@ -6,8 +6,9 @@ import java.math.BigInteger;
 import java.util.Objects;
 
 /**
- * ICS-20 packet data ({@code FungibleTokenPacketData}, the JSON carried by a v1 transfer channel).
- * Read and written only through {@link PacketDataCodec}.
+ * ICS-20 packet data ({@code FungibleTokenPacketData}, the JSON carried by a v1 transfer channel,
+ * or an IBC v2 payload's value). Read and written only through {@link PacketDataCodec} and {@link
+ * Ics20PayloadCodec}.
  *
  * @param denom the full denom trace as the sender wrote it ({@code transfer/channel-0/uatom}, or a
  *     base denom); resolve it with {@link DenomResolver}

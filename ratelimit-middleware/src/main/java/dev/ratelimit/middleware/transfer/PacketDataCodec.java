@@ -32,16 +32,19 @@ import java.util.Objects;
  * way.
  */
 public final class PacketDataCodec {
-  /** The keys in field order; all but the last ({@code memo}) are required. */
-  private static final List<String> KEYS = List.of("denom", "amount", "sender", "receiver", "memo");
+  /**
+   * The keys in field order (the protobuf field numbers 1 to 5); all but the last ({@code memo})
+   * are required.
+   */
+  static final List<String> KEYS = List.of("denom", "amount", "sender", "receiver", "memo");
 
   private static final GoJson.FieldNames FIELD_NAMES = GoJson.FieldNames.of(KEYS);
 
-  private static final int DENOM = 0;
-  private static final int AMOUNT = 1;
-  private static final int SENDER = 2;
-  private static final int RECEIVER = 3;
-  private static final int MEMO = 4;
+  static final int DENOM = 0;
+  static final int AMOUNT = 1;
+  static final int SENDER = 2;
+  static final int RECEIVER = 3;
+  static final int MEMO = 4;
 
   private PacketDataCodec() {}
 
@@ -69,8 +72,14 @@ public final class PacketDataCodec {
     return fromFields(GoJson.readStringFields(packet, FIELD_NAMES, ErrorCode.INVALID_PACKET_DATA));
   }
 
-  /** The packet data from the JSON's string values, in {@link #KEYS} order. */
-  private static FungibleTokenPacketData fromFields(String[] fields) {
+  /**
+   * The packet data from its fields' text, in {@link #KEYS} order, {@code null} for a field not
+   * given: the one place of the field rules (missing or blank required fields, then the amount's
+   * grammar and range), shared by every encoding {@link Ics20PayloadCodec} reads.
+   *
+   * @throws RateLimitException code 9 or 10, as {@link #decode(byte[])}
+   */
+  static FungibleTokenPacketData fromFields(String[] fields) {
     for (int i = DENOM; i <= RECEIVER; i++) {
       if (fields[i] == null) {
         throw new RateLimitException(

@@ -1,7 +1,9 @@
 /**
  * ICS-20 fungible token transfers as the rate limiter sees them: the packet data ({@link
  * dev.ratelimit.middleware.transfer.FungibleTokenPacketData}) with its one strict codec ({@link
- * dev.ratelimit.middleware.transfer.PacketDataCodec}), denom traces ({@link
+ * dev.ratelimit.middleware.transfer.PacketDataCodec}, JSON on a v1 channel; {@link
+ * dev.ratelimit.middleware.transfer.Ics20PayloadCodec} for an IBC v2 payload, in JSON, protobuf or
+ * Solidity ABI, with the same field rules), denom traces ({@link
  * dev.ratelimit.middleware.transfer.DenomTrace}) and the resolver that names the local denom a
  * packet counts against ({@link dev.ratelimit.middleware.transfer.DenomResolver}).
  *

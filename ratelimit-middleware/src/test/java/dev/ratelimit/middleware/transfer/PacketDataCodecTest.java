@@ -359,7 +359,8 @@ class PacketDataCodecTest {
     }
   }
 
-  private static String randomText(Random random, boolean nonBlank) {
+  /** Random text of every plane (no lone surrogate), ending in {@code x} when {@code nonBlank}. */
+  static String randomText(Random random, boolean nonBlank) {
     StringBuilder sb = new StringBuilder();
     int n = random.nextInt(12);
     for (int k = 0; k < n; k++) {
