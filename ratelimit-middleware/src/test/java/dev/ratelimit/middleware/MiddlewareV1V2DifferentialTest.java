@@ -39,6 +39,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * IBC v2 is IBC v1 on client ids: the same seeded traffic (sends, receives the app accepts, fails
  * or acknowledges later, acks of every class, timeouts, async acks, BeginBlocks across hours)
  * through {@link RateLimitMiddleware} on one chain and {@link RateLimitMiddlewareV2} on another
+ * (its payloads in any of the three encodings)
  * must leave the same store, byte for byte, and the same events after every step, with the same
  * refusals.
  */
@@ -48,6 +49,8 @@ class MiddlewareV1V2DifferentialTest {
   private static final String THEIRS = "08-wasm-4";
   private static final String[] SENT_DENOMS = {"ustrd", "transfer/" + OURS + "/uosmo", "uatom"};
   private static final String[] RECEIVED_DENOMS = {"uosmo", "transfer/" + THEIRS + "/ustrd"};
+  private static final String[] ENCODINGS = {"", Ics20PayloadCodec.ENCODING_JSON,
+    Ics20PayloadCodec.ENCODING_PROTOBUF, Ics20PayloadCodec.ENCODING_ABI};
   private static final byte[][] ACKS = {
     "{\"result\":\"AQ==\"}".getBytes(StandardCharsets.UTF_8),
     "{\"error\":\"refused\"}".getBytes(StandardCharsets.UTF_8),
@@ -57,7 +60,7 @@ class MiddlewareV1V2DifferentialTest {
 
   private enum Outcome { SUCCESS, FAILURE, ASYNC }
 
-  private record InFlight(long sequence, FungibleTokenPacketData data) {}
+  private record InFlight(long sequence, FungibleTokenPacketData data, Payload payload) {}
 
   private final MiddlewareHarness v1 = MiddlewareHarness.inMemory(GENESIS);
   private final MiddlewareHarness v2chain = MiddlewareHarness.inMemory(GENESIS);
@@ -113,12 +116,13 @@ class MiddlewareV1V2DifferentialTest {
     int pick = r.nextInt(10);
     if (pick < 3) {
       FungibleTokenPacketData d = data(SENT_DENOMS[r.nextInt(SENT_DENOMS.length)], r);
+      Payload p = payload(d, r);
       Optional<Integer> code1 = code(() -> v1.send(OURS, PacketDataCodec.encode(d)));
       Optional<Integer> code2 = code(() -> v2.onSendPacket(
-          v2chain.ctx(), OURS, THEIRS, sendSequence, payload(d), d.sender()));
+          v2chain.ctx(), OURS, THEIRS, sendSequence, p, d.sender()));
       assertEquals(code1, code2, () -> "send " + d);
       if (code1.isEmpty()) {
-        sent.add(new InFlight(sendSequence++, d));
+        sent.add(new InFlight(sendSequence++, d, p));
       }
       return "send " + d;
     }
@@ -128,13 +132,13 @@ class MiddlewareV1V2DifferentialTest {
       long seq = recvSequence++;
       Optional<Acknowledgement> a1 = v1.middleware.onRecvPacket(v1.ctx(),
           MiddlewareHarness.incoming(seq, THEIRS, OURS, PacketDataCodec.encode(d)), RELAYER);
-      RecvPacketResult a2 =
-          v2.onRecvPacket(v2chain.ctx(), THEIRS, OURS, seq, payload(d), RELAYER);
+      Payload p = payload(d, r);
+      RecvPacketResult a2 = v2.onRecvPacket(v2chain.ctx(), THEIRS, OURS, seq, p, RELAYER);
       assertArrayEquals(a1.map(Acknowledgement::toJsonBytes).orElse(new byte[0]),
           a2.acknowledgement(), () -> "recv " + d);
       if (a1.isEmpty()) {
-        asyncRecvs.add(new InFlight(seq, d));
-        asyncOnV2.put(seq, payload(d));
+        asyncRecvs.add(new InFlight(seq, d, p));
+        asyncOnV2.put(seq, p);
       }
       return "recv " + d + " " + outcome;
     }
@@ -144,13 +148,13 @@ class MiddlewareV1V2DifferentialTest {
           PacketDataCodec.encode(f.data()));
       if (r.nextInt(4) == 0) {
         v1.middleware.onTimeoutPacket(v1.ctx(), p, RELAYER);
-        v2.onTimeoutPacket(v2chain.ctx(), OURS, THEIRS, f.sequence(), payload(f.data()), RELAYER);
+        v2.onTimeoutPacket(v2chain.ctx(), OURS, THEIRS, f.sequence(), f.payload(), RELAYER);
         return "timeout " + f;
       }
       byte[] ack = ACKS[r.nextInt(ACKS.length)];
       v1.middleware.onAcknowledgementPacket(v1.ctx(), p, ack, RELAYER);
       v2.onAcknowledgementPacket(
-          v2chain.ctx(), OURS, THEIRS, f.sequence(), ack, payload(f.data()), RELAYER);
+          v2chain.ctx(), OURS, THEIRS, f.sequence(), ack, f.payload(), RELAYER);
       return "ack " + f + " " + new String(ack, StandardCharsets.UTF_8);
     }
     if (pick < 9 && !asyncRecvs.isEmpty()) {
@@ -186,9 +190,11 @@ class MiddlewareV1V2DifferentialTest {
         denom, BigInteger.valueOf(amount), MiddlewareHarness.ALICE, receiver);
   }
 
-  private static Payload payload(FungibleTokenPacketData d) {
-    return new Payload(PORT, PORT, Ics20PayloadCodec.VERSION, Ics20PayloadCodec.ENCODING_JSON,
-        Ics20PayloadCodec.encode(d, Ics20PayloadCodec.ENCODING_JSON));
+  /** The packet data as a payload in one of ibc-go's encodings: each must count the same. */
+  private static Payload payload(FungibleTokenPacketData d, Random r) {
+    String encoding = ENCODINGS[r.nextInt(ENCODINGS.length)];
+    return new Payload(PORT, PORT, Ics20PayloadCodec.VERSION, encoding,
+        Ics20PayloadCodec.encode(d, encoding));
   }
 
   /** The refusal's code, or empty when the call went through. */
