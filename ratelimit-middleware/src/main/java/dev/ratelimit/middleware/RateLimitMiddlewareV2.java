@@ -6,7 +6,6 @@ import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.keeper.RateLimitEvents;
 import dev.ratelimit.core.keeper.RateLimitKeeper;
 import dev.ratelimit.core.model.PacketDirection;
-import dev.ratelimit.core.model.PendingPacket;
 import dev.ratelimit.core.model.RateLimitedPacket;
 import dev.ratelimit.middleware.ibc.AcknowledgementCodec;
 import dev.ratelimit.middleware.ibc.v2.Acknowledgement;
@@ -20,7 +19,6 @@ import dev.ratelimit.middleware.transfer.DenomResolver;
 import dev.ratelimit.middleware.transfer.FungibleTokenPacketData;
 import dev.ratelimit.middleware.transfer.Ics20PayloadCodec;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -31,8 +29,8 @@ import java.util.function.Supplier;
  * read with {@link Ics20PayloadCodec}, the decoder the transfer app uses.
  *
  * <ul>
- *   <li><b>send</b>: IBC core has assigned the sequence before the callback, so in one branch: decode,
- *       resolve the local denom, check and update the flow, record the pending send marker, then
+ *   <li><b>send</b>: IBC core has assigned the sequence before the callback, so in one branch:
+ *       decode, resolve the local denom, check and update the flow, record the pending send marker, then
  *       the app (which escrows or burns). Any failure, the app's included, discards all of it.
  *   <li><b>recv</b>: a rejection answers {@link
  *       dev.ratelimit.middleware.ibc.v2.PacketStatus#FAILURE} with ibc-go's exact rate-limit error
@@ -45,8 +43,15 @@ import java.util.function.Supplier;
  *       outflow back if the marker exists; a malformed ack or an unreadable payload changes no flow
  *       and is reported in an event. The middleware itself never fails these callbacks.
  *   <li><b>async ack</b> ({@link WriteAcknowledgementWrapper}): settles the recv marker of the
- *       packet IBC core holds for it, then forwards the acknowledgement downstream.
+ *       packet IBC core holds for it (the universal error acknowledgement gives the inflow back),
+ *       then forwards the acknowledgement downstream.
  * </ul>
+ *
+ * <p>Host requirements, as ibc-go's core meets them: a packet carries exactly one payload (the
+ * pending markers are keyed by client, denom and sequence, so two payloads of one packet would
+ * share one); {@link AsyncPackets} holds a packet only once its receive has returned {@code
+ * ASYNC} (an acknowledgement written while the app's {@code onRecvPacket} still runs is refused by
+ * core, as in ibc-go).
  *
  * <p>Unlike ibc-go's IBC v2 rate-limiting middleware, a payload or acknowledgement it cannot read
  * on ack or timeout is an event, never a failed relay (as on IBC v1, SPEC §5), and the branch this
@@ -228,29 +233,22 @@ public final class RateLimitMiddlewareV2 implements IbcModule, WriteAcknowledgem
 
   /**
    * Forwards the asynchronous acknowledgement of a received packet after settling its pending recv
-   * marker, ICS-20 payload by payload (a payload of another version belongs to another app and is
-   * left alone): an application acknowledgement that is an error (the universal
-   * error acknowledgement, or ICS-20's error JSON) gives the inflow back if the marker still
-   * exists; a success removes the marker; one that is neither, or none for the payload, changes
-   * nothing and is reported. A packet IBC core does not hold changes nothing (core then refuses
-   * the write). The acknowledgement is always forwarded; an exception from below rolls the whole
-   * call back.
+   * marker by how ibc-go's core reads the acknowledgement ({@link Acknowledgement#isSuccess}): the
+   * universal error acknowledgement, or a missing ({@code null}) or malformed one (SPEC §5: a
+   * missing ack is an error; core refuses it, and the exception rolls the whole call back), gives
+   * the inflow back if the marker still exists (received in the current window); any other
+   * removes the marker. A packet IBC core does not hold changes nothing (core then refuses the
+   * write); one that does not carry exactly one payload (ibc-go's core refuses such packets)
+   * changes nothing and is reported (code 9). The acknowledgement is always forwarded; an
+   * exception from below rolls the whole call back.
    */
   @Override
   public void writeAcknowledgement(
       BlockContext ctx, String clientId, long sequence, Acknowledgement acknowledgement) {
     Objects.requireNonNull(ctx, "ctx");
     try (BlockContext tx = ctx.branch()) {
-      Optional<Packet> packet = asyncPackets.asyncPacket(tx, clientId, sequence);
-      if (packet.isPresent() && acknowledgement != null) {
-        Packet p = packet.get();
-        for (int i = 0; i < p.payloads().size(); i++) {
-          Payload payload = p.payloads().get(i);
-          if (payload.version().equals(Ics20PayloadCodec.VERSION)) { // another app's is not ours
-            settleRecv(tx, p, payload, acknowledgement.appAcknowledgement(i));
-          }
-        }
-      }
+      asyncPackets.asyncPacket(tx, clientId, sequence).ifPresent(packet -> settleRecv(
+          tx, packet, acknowledgement != null && acknowledgement.isSuccess()));
       downstream.writeAcknowledgement(tx, clientId, sequence, acknowledgement);
       tx.commit();
     }
@@ -262,22 +260,21 @@ public final class RateLimitMiddlewareV2 implements IbcModule, WriteAcknowledgem
         keeper, step, sourceClient, "source_client", decode(payload), sequence, failed));
   }
 
-  private void settleRecv(BlockContext tx, Packet packet, Payload payload, Optional<byte[]> ack) {
+  private void settleRecv(BlockContext tx, Packet packet, boolean success) {
     String clientId = packet.destinationClient();
     PacketRules.settle(tx, clientId, step -> {
+      if (packet.payloads().size() != 1) {
+        throw new RateLimitException(ErrorCode.INVALID_PACKET_DATA, "an IBC v2 packet carries"
+            + " exactly one payload, as ibc-go's core requires; this one has "
+            + packet.payloads().size() + ": flow unchanged");
+      }
+      Payload payload = packet.payloads().get(0);
       FungibleTokenPacketData ftpd = decode(payload);
       PacketRules.requireChannelId(clientId, "destination_client");
       String denom = DenomResolver.recvLocalDenom(payload.sourcePort(), packet.sourceClient(),
           payload.destinationPort(), clientId, ftpd.denom());
-      PendingPacket marker = PacketRules.marker(clientId, denom, packet.sequence());
-      AcknowledgementCodec.AckClass outcome = ack.map(AcknowledgementCodec::classify)
-          .orElse(AcknowledgementCodec.AckClass.MALFORMED);
-      if (outcome == AcknowledgementCodec.AckClass.MALFORMED) {
-        throw new RateLimitException(ErrorCode.INVALID_ACKNOWLEDGEMENT,
-            "asynchronous acknowledgement is neither a result nor an error; flow unchanged");
-      }
-      PacketRules.settleRecv(
-          keeper, step, marker, ftpd, outcome == AcknowledgementCodec.AckClass.SUCCESS);
+      PacketRules.settleRecv(keeper, step,
+          PacketRules.marker(clientId, denom, packet.sequence()), ftpd, success);
     });
   }
 

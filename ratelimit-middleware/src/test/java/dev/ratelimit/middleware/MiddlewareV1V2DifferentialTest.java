@@ -163,10 +163,11 @@ class MiddlewareV1V2DifferentialTest {
       v1.middleware.writeAcknowledgement(v1.ctx(),
           MiddlewareHarness.incoming(f.sequence(), THEIRS, OURS, PacketDataCodec.encode(f.data())),
           success ? Acknowledgement.SUCCESS : Acknowledgement.error("forward failed"));
-      v2.writeAcknowledgement(v2chain.ctx(), OURS, f.sequence(),
-          new dev.ratelimit.middleware.ibc.v2.Acknowledgement(List.of(success
-              ? Acknowledgement.SUCCESS.toJsonBytes()
-              : Acknowledgement.error("forward failed").toJsonBytes())));
+      // IBC v2 fails a receive with the universal error acknowledgement alone
+      v2.writeAcknowledgement(v2chain.ctx(), OURS, f.sequence(), success
+          ? new dev.ratelimit.middleware.ibc.v2.Acknowledgement(
+              List.of(Acknowledgement.SUCCESS.toJsonBytes()))
+          : dev.ratelimit.middleware.ibc.v2.Acknowledgement.universalError());
       asyncOnV2.remove(f.sequence());
       return "async ack " + f + " " + success;
     }
@@ -193,8 +194,9 @@ class MiddlewareV1V2DifferentialTest {
   /** The packet data as a payload in one of ibc-go's encodings: each must count the same. */
   private static Payload payload(FungibleTokenPacketData d, Random r) {
     String encoding = ENCODINGS[r.nextInt(ENCODINGS.length)];
-    return new Payload(PORT, PORT, Ics20PayloadCodec.VERSION, encoding,
-        Ics20PayloadCodec.encode(d, encoding));
+    byte[] value = Ics20PayloadCodec.encode(
+        d, encoding.isEmpty() ? Ics20PayloadCodec.ENCODING_JSON : encoding); // "" is read as JSON
+    return new Payload(PORT, PORT, Ics20PayloadCodec.VERSION, encoding, value);
   }
 
   /** The refusal's code, or empty when the call went through. */

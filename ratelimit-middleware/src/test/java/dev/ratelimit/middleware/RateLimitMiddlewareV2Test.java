@@ -13,6 +13,7 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
@@ -23,6 +24,7 @@ import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.keeper.RateLimitEvents;
+import dev.ratelimit.core.model.Path;
 import dev.ratelimit.core.model.Sha256;
 import dev.ratelimit.middleware.ibc.v2.Acknowledgement;
 import dev.ratelimit.middleware.ibc.v2.AsyncPackets;
@@ -102,11 +104,10 @@ class RateLimitMiddlewareV2Test {
 
   /** The app writes a key in the branch it is given, then answers {@code result}. */
   private void appReceives(RecvPacketResult result) {
-    when(app.onRecvPacket(any(), anyString(), anyString(), anyLong(), any(), anyString()))
-        .thenAnswer(inv -> {
-          inv.<BlockContext>getArgument(0).store().put(MiddlewareHarness.APP_KEY, new byte[] {1});
-          return result;
-        });
+    doAnswer(inv -> {
+      inv.<BlockContext>getArgument(0).store().put(MiddlewareHarness.APP_KEY, new byte[] {1});
+      return result;
+    }).when(app).onRecvPacket(any(), anyString(), anyString(), anyLong(), any(), anyString());
   }
 
   // ---------------------------------------------------------------- send
@@ -380,8 +381,10 @@ class RateLimitMiddlewareV2Test {
     assertEquals(flow(0, 30, 1_000), h.flow("uatom", OURS));
 
     h.chain.beginBlock(GENESIS.plus(Duration.ofHours(1)));
+    send(3, payload("uatom", 50)); // the new window's own outflow, which the old packet must keep
     middleware.onTimeoutPacket(h.ctx(), OURS, THEIRS, 2, payload("uatom", 30), RELAYER);
-    assertEquals(flow(0, 0, 1_000), h.flow("uatom", OURS));
+    assertEquals(flow(0, 50, 1_000), h.flow("uatom", OURS));
+    assertEquals(Set.of(3L), h.sendMarkers(OURS, "uatom"));
     verify(app).onTimeoutPacket(any(), eq(OURS), eq(THEIRS), eq(2L), any(), eq(RELAYER));
   }
 
@@ -399,7 +402,9 @@ class RateLimitMiddlewareV2Test {
 
   /** A payload received asynchronously on OURS with {@code sequence}, held by IBC core. */
   private Payload receivedAsync(long sequence, long amount) {
-    h.addLimit(voucher, OURS, 10, 10, 24, 1_000);
+    if (h.keeper.getRateLimit(h.ctx(), new Path(voucher, OURS)).isEmpty()) {
+      h.addLimit(voucher, OURS, 10, 10, 24, 1_000);
+    }
     appReceives(RecvPacketResult.async());
     // the counterparty's port differs from ours, so a swapped port would miss the marker
     Payload p = withPorts(payload("uosmo", amount), "wasm.osmo1contract", PORT);
@@ -455,60 +460,53 @@ class RateLimitMiddlewareV2Test {
   void asyncAck_afterTheWindowResetGivesNothingBack() {
     receivedAsync(5, 40);
     h.chain.beginBlock(GENESIS.plus(Duration.ofHours(24)));
+    recv(6, payload("uosmo", 50));
 
-    writeAck(5, UNIVERSAL_ERROR_ACK);
-
-    assertEquals(flow(0, 0, 1_000), h.flow(voucher, OURS));
-    assertEquals(Set.of(), h.recvMarkers(OURS, voucher));
+    assertEquals(flow(50, 0, 1_000), h.flow(voucher, OURS));
+    assertEquals(Set.of(6L), h.recvMarkers(OURS, voucher));
   }
 
   @Test
-  void asyncAck_neitherResultNorErrorChangesNothingAndIsReported() {
+  void asyncAck_anyAcknowledgementButTheUniversalErrorIsASuccessAsIbcV2CoreReadsIt() {
     receivedAsync(5, 40);
-    String before = h.digest();
+    receivedAsync(6, 30);
 
     writeAck(5, utf8("done"));
+    writeAck(6, utf8("{\"error\":\"an ICS-20 error is no IBC v2 failure\"}"));
 
-    assertEquals(before, h.digest());
-    h.assertOneInvalidPacketEvent(OURS, 14);
-    verify(core).writeAcknowledgement(any(), eq(OURS), eq(5L), any());
+    assertEquals(flow(70, 0, 1_000), h.flow(voucher, OURS));
+    assertEquals(Set.of(), h.recvMarkers(OURS, voucher));
+    assertEquals(List.of(), h.events(RateLimitEvents.INVALID_PACKET));
   }
 
   @Test
-  void asyncAck_settlesTheIcs20PayloadOfAPacketAndLeavesAnotherAppsAlone() {
+  void asyncAck_ofAPacketWithTwoPayloadsSettlesNothingAndIsReported() {
     Payload transfer = receivedAsync(5, 40);
     Payload other = new Payload("icahost", "icacontroller", "ics27-1", "application/json",
         utf8("{\"type\":1}"));
     when(asyncPackets.asyncPacket(any(), eq(OURS), eq(5L))).thenReturn(Optional.of(
         new Packet(5, THEIRS, OURS, 0, List.of(other, transfer))));
+    String before = h.digest();
 
-    middleware.writeAcknowledgement(h.ctx(), OURS, 5,
-        new Acknowledgement(List.of(utf8("{\"result\":\"AQ==\"}"), UNIVERSAL_ERROR_ACK)));
+    writeAck(5, UNIVERSAL_ERROR_ACK);
 
-    assertEquals(flow(0, 0, 1_000), h.flow(voucher, OURS));
-    assertEquals(List.of(), h.events(RateLimitEvents.INVALID_PACKET));
+    assertEquals(before, h.digest());
+    h.assertOneInvalidPacketEvent(OURS, 9);
+    verify(core).writeAcknowledgement(any(), eq(OURS), eq(5L), any());
   }
 
   @Test
-  void asyncAck_missingIsForwardedAsGivenAndSettlesNothing() {
+  void asyncAck_missingOrWithoutAnAppAcknowledgementIsAnErrorAndForwardedAsGiven() {
     receivedAsync(5, 40);
-    String before = h.digest();
+    receivedAsync(6, 30);
 
     middleware.writeAcknowledgement(h.ctx(), OURS, 5, null);
+    middleware.writeAcknowledgement(h.ctx(), OURS, 6, new Acknowledgement(List.of()));
 
-    assertEquals(before, h.digest());
+    assertEquals(flow(0, 0, 1_000), h.flow(voucher, OURS));
+    assertEquals(Set.of(), h.recvMarkers(OURS, voucher));
     verify(core).writeAcknowledgement(any(), eq(OURS), eq(5L), eq(null));
-  }
-
-  @Test
-  void asyncAck_withoutAnAppAcknowledgementForThePayloadIsReported() {
-    receivedAsync(5, 40);
-    String before = h.digest();
-
-    middleware.writeAcknowledgement(h.ctx(), OURS, 5, new Acknowledgement(List.of()));
-
-    assertEquals(before, h.digest());
-    h.assertOneInvalidPacketEvent(OURS, 14);
+    verify(core).writeAcknowledgement(any(), eq(OURS), eq(6L), eq(new Acknowledgement(List.of())));
   }
 
   @Test

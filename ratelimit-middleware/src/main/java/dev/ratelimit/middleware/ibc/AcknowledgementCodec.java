@@ -2,9 +2,6 @@ package dev.ratelimit.middleware.ibc;
 
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
-import dev.ratelimit.core.model.Sha256;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -48,8 +45,6 @@ public final class AcknowledgementCodec {
 
   private static final int RESULT = 0;
   private static final int ERROR = 1;
-  private static final byte[] UNIVERSAL_ERROR_ACK =
-      Sha256.hash("UNIVERSAL_ERROR_ACKNOWLEDGEMENT".getBytes(StandardCharsets.US_ASCII));
   private static final Acknowledgement UNIVERSAL_ERROR =
       Acknowledgement.error("universal error acknowledgement");
 
@@ -90,7 +85,8 @@ public final class AcknowledgementCodec {
     if (ack == null) {
       throw new RateLimitException(ErrorCode.INVALID_ACKNOWLEDGEMENT, "acknowledgement is null");
     }
-    if (Arrays.equals(ack, UNIVERSAL_ERROR_ACK)) {
+    // defined once, with the IBC v2 types
+    if (dev.ratelimit.middleware.ibc.v2.Acknowledgement.isUniversalError(ack)) {
       return UNIVERSAL_ERROR;
     }
     String[] fields = GoJson.readStringFields(ack, KEYS, ErrorCode.INVALID_ACKNOWLEDGEMENT);

@@ -26,6 +26,9 @@ import javax.inject.Singleton;
  * </ul>
  *
  * <p>Route the {@code transfer} port's IBC v2 callbacks to {@code @Named(RATE_LIMITED) IbcModule}.
+ * Core's acknowledgement writer and async packets are taken lazily, so a core that takes its routes
+ * by injection (and so this middleware) closes no cycle; take the routes as {@code Map<String,
+ * Provider<IbcModule>>} all the same, as with {@link RateLimitMiddlewareModule}.
  */
 @Module
 public abstract class RateLimitMiddlewareV2Module {
@@ -43,9 +46,14 @@ public abstract class RateLimitMiddlewareV2Module {
   static RateLimitMiddlewareV2 middleware(
       RateLimitKeeper keeper,
       @Named(WRAPPED_APP) Lazy<IbcModule> app,
-      @Named(DOWNSTREAM) WriteAcknowledgementWrapper downstream,
-      AsyncPackets asyncPackets) {
-    return new RateLimitMiddlewareV2(keeper, app::get, downstream, asyncPackets);
+      @Named(DOWNSTREAM) Lazy<WriteAcknowledgementWrapper> downstream,
+      Lazy<AsyncPackets> asyncPackets) {
+    // core is asked for only when an acknowledgement is written, so a core that takes its routes
+    // (and so this middleware) by injection closes no cycle at construction
+    return new RateLimitMiddlewareV2(keeper, app::get,
+        (ctx, clientId, sequence, ack) ->
+            downstream.get().writeAcknowledgement(ctx, clientId, sequence, ack),
+        (ctx, clientId, sequence) -> asyncPackets.get().asyncPacket(ctx, clientId, sequence));
   }
 
   @Binds

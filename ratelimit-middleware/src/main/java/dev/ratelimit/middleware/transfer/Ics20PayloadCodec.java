@@ -104,13 +104,15 @@ public final class Ics20PayloadCodec {
    * encode(data, encoding))} equals {@code data} for every encoding.
    *
    * @throws NullPointerException if an argument is {@code null}
-   * @throws IllegalArgumentException for an encoding other than those above
+   * @throws IllegalArgumentException for an encoding other than those three, the empty one
+   *     included: a payload names its encoding (ibc-go's core refuses an empty one; only a reader
+   *     takes it as JSON)
    */
   public static byte[] encode(FungibleTokenPacketData data, String encoding) {
     Objects.requireNonNull(data, "data");
     Objects.requireNonNull(encoding, "encoding");
     return switch (encoding) {
-      case "", ENCODING_JSON -> PacketDataCodec.encode(data);
+      case ENCODING_JSON -> PacketDataCodec.encode(data);
       case ENCODING_PROTOBUF -> ProtobufPacketData.encode(data);
       case ENCODING_ABI -> AbiPacketData.encode(data);
       default ->

@@ -122,7 +122,8 @@ class RateLimitMiddlewareV2ModuleTest {
     chain.keeper().addRateLimit(
         chain.ctx(), new Path("ustrd", "07-tendermint-0"), new Quota(10, 10, 1));
     byte[] value = Ics20PayloadCodec.encode(new FungibleTokenPacketData(
-        "transfer/08-wasm-1/ustrd", BigInteger.valueOf(60), "osmo1a", "stride1b"), "");
+        "transfer/08-wasm-1/ustrd", BigInteger.valueOf(60), "osmo1a", "stride1b"),
+        Ics20PayloadCodec.ENCODING_JSON);
     Payload payload = new Payload("transfer", "transfer", "ics20-1", "application/json", value);
     Packet packet = new Packet(3, "08-wasm-1", "07-tendermint-0", 0, List.of(payload));
     WriteAcknowledgementWrapper core = mock(WriteAcknowledgementWrapper.class);

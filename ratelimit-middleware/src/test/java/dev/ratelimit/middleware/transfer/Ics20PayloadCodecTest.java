@@ -236,9 +236,9 @@ class Ics20PayloadCodecTest {
   }
 
   @Test
-  void emptyEncodingIsJson() {
+  void emptyEncodingIsReadAsJsonButNeverWritten() {
     byte[] json = PacketDataCodec.encode(IBC_GO_DATA);
-    assertArrayEquals(json, Ics20PayloadCodec.encode(IBC_GO_DATA, ""));
+    assertThrows(IllegalArgumentException.class, () -> Ics20PayloadCodec.encode(IBC_GO_DATA, ""));
     assertArrayEquals(json, Ics20PayloadCodec.encode(IBC_GO_DATA, JSON));
     assertEquals(IBC_GO_DATA, Ics20PayloadCodec.decode(V1, "", json));
     RateLimitException e = refusal("", utf8("{}"));

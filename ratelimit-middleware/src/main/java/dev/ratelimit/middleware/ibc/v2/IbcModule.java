@@ -3,8 +3,8 @@ package dev.ratelimit.middleware.ibc.v2;
 import dev.ratelimit.core.host.BlockContext;
 
 /**
- * The callbacks IBC core makes to an application for each of a packet's payloads (ibc-go's
- * {@code core/api.IBCModule}). A middleware implements it too, sits between core and the
+ * The callbacks IBC core makes to an application for a packet's payload (ibc-go's {@code
+ * core/api.IBCModule}; its core takes packets of exactly one payload). A middleware implements it too, sits between core and the
  * application, and forwards. The client ids are this chain's view: on send and on ack/timeout,
  * {@code sourceClient} is ours; on receive, {@code destinationClient} is.
  */

@@ -7,6 +7,9 @@ import java.util.Objects;
  * An IBC v2 packet ({@code ibc.core.channel.v2.Packet}): {@code sequence} and {@code
  * timeoutTimestamp} (seconds since the Unix epoch) are uint64, read as unsigned.
  *
+ * <p>ibc-go's core takes packets of exactly one payload; {@link
+ * dev.ratelimit.middleware.RateLimitMiddlewareV2} requires that of its host too.
+ *
  * @param sourceClient the sending chain's client of the receiving chain
  * @param destinationClient the receiving chain's client of the sending chain
  */
