@@ -125,6 +125,23 @@ class RateLimitMiddlewareV2Test {
   }
 
   @Test
+  void send_overAChannelIdAliasSharesTheChannelsLimitAndSequencesWithIbcV1() {
+    // ibc-go lets an IBC v2 packet name a v1 channel as its client; both count on channel-0
+    h.addLimit("uatom", "channel-0", 10, 10, 24, 1_000);
+    h.nextSequence(1);
+    assertEquals(1, h.send("channel-0", MiddlewareHarness.data("uatom", 60)));
+    middleware.onSendPacket(h.ctx(), "channel-0", "channel-9", 2, payload("uatom", 30), ALICE);
+    assertEquals(flow(0, 90, 1_000), h.flow("uatom", "channel-0"));
+
+    h.assertRejectedUnchanged(ErrorCode.QUOTA_EXCEEDED, () -> middleware.onSendPacket(
+        h.ctx(), "channel-0", "channel-9", 3, payload("uatom", 11), ALICE));
+    middleware.onTimeoutPacket(h.ctx(), "channel-0", "channel-9", 2, payload("uatom", 30), RELAYER);
+
+    assertEquals(flow(0, 60, 1_000), h.flow("uatom", "channel-0"));
+    assertEquals(Set.of(1L), h.sendMarkers("channel-0", "uatom"));
+  }
+
+  @Test
   void send_aVoucherCountsAgainstItsIbcDenom() {
     h.addLimit(voucher, OURS, 10, 10, 24, 1_000);
 

@@ -7,6 +7,7 @@ import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
 
 import dagger.Binds;
 import dagger.BindsInstance;
@@ -22,6 +23,7 @@ import dev.ratelimit.core.model.Quota;
 import dev.ratelimit.core.model.Sha256;
 import dev.ratelimit.core.testing.TestChain;
 import dev.ratelimit.middleware.RateLimitMiddlewareV2;
+import dev.ratelimit.middleware.ibc.Ics4Wrapper;
 import dev.ratelimit.middleware.ibc.v2.Acknowledgement;
 import dev.ratelimit.middleware.ibc.v2.AsyncPackets;
 import dev.ratelimit.middleware.ibc.v2.IbcModule;
@@ -101,6 +103,67 @@ class RateLimitMiddlewareV2ModuleTest {
               WriteAcknowledgementWrapper core,
           @BindsInstance AsyncPackets asyncPackets);
     }
+  }
+
+  @Module
+  abstract static class BothVersionsHostModule {
+    @Binds
+    @Named(RateLimitMiddlewareModule.WRAPPED_APP)
+    abstract dev.ratelimit.middleware.ibc.IbcModule v1App(
+        RateLimitMiddlewareModuleTest.SendingApp app);
+
+    @Binds
+    @Named(RateLimitMiddlewareV2Module.WRAPPED_APP)
+    abstract IbcModule v2App(AsyncApp app);
+  }
+
+  /** A chain that speaks IBC v1 and v2: both modules, one keeper. */
+  @Singleton
+  @Component(modules = {RateLimitMiddlewareModule.class, RateLimitMiddlewareV2Module.class,
+      BothVersionsHostModule.class})
+  interface BothVersionsComponent {
+    RateLimitMiddlewareModuleTest.SendingApp v1App();
+
+    @Named(RateLimitMiddlewareV2Module.RATE_LIMITED)
+    IbcModule v2Route();
+
+    @Component.Factory
+    interface Factory {
+      BothVersionsComponent create(
+          @BindsInstance RateLimitKeeper keeper,
+          @BindsInstance @Named(RateLimitMiddlewareModule.DOWNSTREAM) Ics4Wrapper channel,
+          @BindsInstance @Named(RateLimitMiddlewareV2Module.DOWNSTREAM)
+              WriteAcknowledgementWrapper core,
+          @BindsInstance AsyncPackets asyncPackets);
+    }
+  }
+
+  @Test
+  void bothModulesInstallSideBySideAndCountOnTheSameKeeper() {
+    TestChain chain = TestChain.inMemory(Instant.parse("2024-01-01T07:10:00Z"));
+    chain.initGenesis(Genesis.empty());
+    chain.channels().add("channel-0", "osmosis-1").add("07-tendermint-0", "osmosis-1");
+    chain.bank().set("ustrd", 1000);
+    for (String id : List.of("channel-0", "07-tendermint-0")) {
+      chain.keeper().addRateLimit(chain.ctx(), new Path("ustrd", id), new Quota(10, 10, 1));
+    }
+    Ics4Wrapper channel = mock(Ics4Wrapper.class);
+    when(channel.sendPacket(any(), any(), any(), any(), anyLong(), any())).thenReturn(4L);
+    BothVersionsComponent c = DaggerRateLimitMiddlewareV2ModuleTest_BothVersionsComponent
+        .factory().create(chain.keeper(), channel, mock(WriteAcknowledgementWrapper.class),
+            (ctx, id, s) -> Optional.empty());
+
+    c.v1App().transfer(chain.ctx(), "channel-0", "ustrd", 60);
+    byte[] value = Ics20PayloadCodec.encode(new FungibleTokenPacketData(
+        "ustrd", BigInteger.valueOf(70), "stride1a", "osmo1b"), Ics20PayloadCodec.ENCODING_JSON);
+    c.v2Route().onSendPacket(chain.ctx(), "07-tendermint-0", "08-wasm-1", 9,
+        new Payload("transfer", "transfer", "ics20-1", "application/json", value), "stride1a");
+
+    assertEquals(BigInteger.valueOf(60), chain.keeper()
+        .getRateLimit(chain.ctx(), new Path("ustrd", "channel-0")).orElseThrow().flow().outflow());
+    assertEquals(BigInteger.valueOf(70), chain.keeper()
+        .getRateLimit(chain.ctx(), new Path("ustrd", "07-tendermint-0")).orElseThrow().flow()
+        .outflow());
   }
 
   @Test
