@@ -47,7 +47,8 @@ import javax.inject.Singleton;
  * timeout whose commitment is gone) are no-ops, as in ibc-go.
  *
  * <p>Store (under {@code s/ibc/}): 1 channel, 2 client, 3 next send sequence, 4 packet commitment,
- * 5 receipt, 6 acknowledgement commitment; keys by port, channel and sequence.
+ * 5 receipt, 6 acknowledgement commitment; keys by port, channel and sequence. Tables 7 to 12 are
+ * IBC v2's ({@link dev.ratelimit.app.ibc.v2.IbcCoreV2}), over the same clients.
  *
  * <p>Error codes (codespace {@code ibc}): 1 channel not found, 2 channel not open, 3 packet does
  * not match the channel, 4 invalid timeout, 5 packet timed out, 6 packet commitment mismatch, 7 no

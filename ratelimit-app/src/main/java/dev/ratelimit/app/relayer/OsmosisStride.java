@@ -6,6 +6,7 @@ import dev.ratelimit.app.chain.ChainApp;
 import dev.ratelimit.app.chain.NodeConfig;
 import dev.ratelimit.app.ibc.ChannelEnd;
 import dev.ratelimit.app.ibc.ClientState;
+import dev.ratelimit.app.ibc.v2.ClientCounterparty;
 import dev.ratelimit.app.inject.ChainComponent;
 import dev.ratelimit.app.state.ChainInfo;
 import dev.ratelimit.middleware.ibc.Height;
@@ -71,6 +72,16 @@ public final class OsmosisStride {
         .client(new ClientState(
             STRIDE_CLIENT, OSMOSIS, new Height(ChainInfo.revisionNumber(OSMOSIS), 0), genesisTime))
         .channel(ChannelEnd.transfer(STRIDE_CHANNEL, OSMOSIS_CHANNEL, STRIDE_CLIENT));
+  }
+
+  /**
+   * Makes both geneses speak IBC v2 over the channel's clients: each registers the other's client
+   * as its client's counterparty ({@code 07-tendermint-1} on Osmosis, {@code 07-tendermint-0} on
+   * Stride). Without it no IBC v2 state is written and the chains' app hashes are IBC v1's alone.
+   */
+  public static void registerIbcV2(AppGenesis.Builder osmosis, AppGenesis.Builder stride) {
+    osmosis.counterparty(new ClientCounterparty(OSMOSIS_CLIENT, STRIDE_CLIENT));
+    stride.counterparty(new ClientCounterparty(STRIDE_CLIENT, OSMOSIS_CLIENT));
   }
 
   /** An Osmosis account derived from a name. */
