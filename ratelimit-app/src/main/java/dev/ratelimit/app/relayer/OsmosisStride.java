@@ -75,14 +75,15 @@ public final class OsmosisStride {
   }
 
   /**
-   * Makes both geneses speak IBC v2 over the channel's clients: each registers the other's client
-   * as its client's counterparty ({@code 07-tendermint-1} on Osmosis, {@code 07-tendermint-0} on
-   * Stride). Without it no IBC v2 state is written and the chains' app hashes are IBC v1's alone.
+   * Osmosis's IBC v2 registration over the channel's client: Stride's client of Osmosis is its
+   * counterparty. Add it (and {@link #STRIDE_IBC_V2} to Stride's) for both chains to speak IBC v2;
+   * without it no IBC v2 state is written and the app hashes are IBC v1's alone.
    */
-  public static void registerIbcV2(AppGenesis.Builder osmosis, AppGenesis.Builder stride) {
-    osmosis.counterparty(new ClientCounterparty(OSMOSIS_CLIENT, STRIDE_CLIENT));
-    stride.counterparty(new ClientCounterparty(STRIDE_CLIENT, OSMOSIS_CLIENT));
-  }
+  public static final ClientCounterparty OSMOSIS_IBC_V2 =
+      new ClientCounterparty(OSMOSIS_CLIENT, STRIDE_CLIENT);
+  /** Stride's IBC v2 registration: Osmosis's client of Stride is its client's counterparty. */
+  public static final ClientCounterparty STRIDE_IBC_V2 =
+      new ClientCounterparty(STRIDE_CLIENT, OSMOSIS_CLIENT);
 
   /** An Osmosis account derived from a name. */
   public static String osmosisAccount(String name) {
