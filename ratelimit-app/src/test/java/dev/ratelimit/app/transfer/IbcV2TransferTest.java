@@ -22,6 +22,7 @@ import dev.ratelimit.app.ibc.v2.CommitmentsV2;
 import dev.ratelimit.app.ibc.v2.IbcCoreV2;
 import dev.ratelimit.app.ibc.v2.IbcEventsV2;
 import dev.ratelimit.app.ibc.v2.MsgSendPacketV2;
+import dev.ratelimit.app.inject.ChainComponent;
 import dev.ratelimit.app.relayer.OsmosisStride;
 import dev.ratelimit.app.testing.Network;
 import dev.ratelimit.core.ErrorCode;
@@ -39,6 +40,7 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -315,6 +317,27 @@ class IbcV2TransferTest {
     assertTrue(signed.isOk(), signed.log());
     n.relay();
     assertEquals(big(105), n.stride.balance(BOB, STRIDE_UOSMO_V2));
+  }
+
+  @Test
+  void replayingBothBlockLogsOnFreshNodes_givesTheSameAppHashes() {
+    n.addRateLimit(n.stride, STRIDE_UOSMO_V2, STRIDE_CLIENT, 10, 10, 24);
+    n.net.setRelaying(false);
+    sendV2(8, BOB, Duration.ofSeconds(6)); // times out
+    n.net.setRelaying(true);
+    sendV2(30, BOB, Duration.ofMinutes(10)); // over Stride's recv quota: universal error ack
+    n.relay();
+    for (ChainApp chain : List.of(n.osmosis, n.stride)) {
+      boolean osmosis = chain == n.osmosis;
+      try (ChainApp replay = ChainComponent.open(root.resolve("replay-" + chain.chainId()),
+          chain.chainId(), osmosis ? OsmosisStride.OSMOSIS_AUTHORITY
+              : OsmosisStride.STRIDE_AUTHORITY)) {
+        replay.initChain(osmosis ? n.osmosisGenesis : n.strideGenesis);
+        n.net.log(chain).forEach(replay::executeBlock);
+        assertEquals(HexFormat.of().formatHex(chain.lastAppHash()),
+            HexFormat.of().formatHex(replay.lastAppHash()), chain.chainId());
+      }
+    }
   }
 
   private long sendV2(long amount, String receiver, Duration timeout) {
