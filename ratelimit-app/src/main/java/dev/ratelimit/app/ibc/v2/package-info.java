@@ -7,6 +7,6 @@
  * dev.ratelimit.middleware.ibc.v2.IbcModule} and is the {@link
  * dev.ratelimit.middleware.ibc.v2.WriteAcknowledgementWrapper} and {@link
  * dev.ratelimit.middleware.ibc.v2.AsyncPackets} below the rate-limit middleware. Light clients
- * and proofs are trusted, as on IBC v1 ({@link dev.ratelimit.app.ibc}).
+ * and proofs are trusted, as on IBC v1 ({@code dev.ratelimit.app.ibc}).
  */
 package dev.ratelimit.app.ibc.v2;
