@@ -18,7 +18,6 @@ import dev.ratelimit.middleware.ibc.Packet;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -344,17 +343,8 @@ public final class IbcCore implements Ics4Wrapper, IbcChannels {
 
   /** Deletes a packet's commitment after checking it matches; false when there is none. */
   private static boolean consumeCommitment(KvStore s, Packet p) {
-    byte[] key = packetKey(COMMITMENT, p.sourcePort(), p.sourceChannel(), p.sequence());
-    Optional<byte[]> stored = s.get(key);
-    if (stored.isEmpty()) {
-      return false;
-    }
-    if (!Arrays.equals(stored.get(), Commitments.packet(p))) {
-      throw new TxException(
-          TxException.IBC, 6, "packet " + p.sequence() + " does not match its commitment");
-    }
-    s.delete(key);
-    return true;
+    return Commitments.consume(s, packetKey(COMMITMENT, p.sourcePort(), p.sourceChannel(),
+        p.sequence()), Commitments.packet(p), p.sequence());
   }
 
   private IbcModule route(String port) {

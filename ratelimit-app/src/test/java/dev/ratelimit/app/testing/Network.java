@@ -24,8 +24,11 @@ import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /**
  * The README's two chains under a temporary root, with funded accounts: alice (Osmosis, 1,000,000
@@ -179,6 +182,44 @@ public final class Network implements AutoCloseable {
 
   public BigInteger escrowed(ChainApp chain, String channel, String denom) {
     return chain.balance(chain.transfer().escrowAddress(channel), denom);
+  }
+
+  /**
+   * Seeded random traffic: {@code submit} queues one transfer, {@code perBlock} of them a tick,
+   * until {@code transfers} were queued; {@code beforeTick} sees each tick's number (from 1) first,
+   * and every 20th tick jumps the clock 30 min to 6.5 h (windows reset, packets time out).
+   */
+  public void randomTraffic(
+      Random random, int transfers, int perBlock, Runnable submit, IntConsumer beforeTick) {
+    int sent = 0;
+    int ticks = 0;
+    while (sent < transfers) {
+      for (int i = 0; i < perBlock && sent < transfers; i++, sent++) {
+        submit.run();
+      }
+      ticks++;
+      beforeTick.accept(ticks);
+      if (ticks % 20 == 0) {
+        net.advanceTime(Duration.ofMinutes(30 + random.nextInt(6 * 60)));
+      } else {
+        net.tick();
+      }
+    }
+  }
+
+  /** Each of {@code denoms}' committed supply on {@code chain} is the sum of its balances. */
+  public static void assertSuppliesAreSumsOfBalances(ChainApp chain, String... denoms) {
+    for (String denom : denoms) {
+      assertEquals(chain.totalSupply(denom),
+          chain.query(ctx -> chain.bank().sumOfBalances(ctx, denom)), denom);
+    }
+  }
+
+  /** Each outcome was counted at least once. */
+  public static void assertEveryOutcome(Map<String, Integer> counted, String... outcomes) {
+    for (String outcome : outcomes) {
+      assertTrue(counted.getOrDefault(outcome, 0) > 0, outcome + " never happened: " + counted);
+    }
   }
 
   public void relay() {

@@ -2,6 +2,7 @@ package dev.ratelimit.app.ibc.v2;
 
 import dev.ratelimit.app.bank.Addresses;
 import dev.ratelimit.app.ibc.ClientState;
+import dev.ratelimit.app.ibc.Commitments;
 import dev.ratelimit.app.ibc.IbcCore;
 import dev.ratelimit.app.ibc.IbcEvents;
 import dev.ratelimit.app.ibc.Timeouts;
@@ -359,17 +360,8 @@ public final class IbcCoreV2 implements WriteAcknowledgementWrapper, AsyncPacket
 
   /** Deletes a packet's commitment after checking it matches; false when there is none. */
   private static boolean consumeCommitment(KvStore s, Packet p) {
-    byte[] key = packetKey(COMMITMENT, p.sourceClient(), p.sequence());
-    Optional<byte[]> stored = s.get(key);
-    if (stored.isEmpty()) {
-      return false;
-    }
-    if (!Arrays.equals(stored.get(), CommitmentsV2.packet(p))) {
-      throw new TxException(
-          TxException.IBC, 6, "packet " + p.sequence() + " does not match its commitment");
-    }
-    s.delete(key);
-    return true;
+    return Commitments.consume(s, packetKey(COMMITMENT, p.sourceClient(), p.sequence()),
+        CommitmentsV2.packet(p), p.sequence());
   }
 
   /** Our client's counterparty client id. */
