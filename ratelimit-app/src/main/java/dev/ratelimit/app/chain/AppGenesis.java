@@ -2,6 +2,7 @@ package dev.ratelimit.app.chain;
 
 import dev.ratelimit.app.ibc.ChannelEnd;
 import dev.ratelimit.app.ibc.ClientState;
+import dev.ratelimit.app.ibc.v2.ClientCounterparty;
 import dev.ratelimit.core.genesis.Genesis;
 import java.math.BigInteger;
 import java.time.Instant;
@@ -11,13 +12,15 @@ import java.util.Objects;
 
 /**
  * The genesis of the example chain: time, initial balances (minted), IBC clients and channels,
- * the rate-limit module's genesis and the governance voting period.
+ * the counterparties registered for IBC v2 (none unless the chain speaks it), the rate-limit
+ * module's genesis and the governance voting period.
  */
 public record AppGenesis(
     Instant genesisTime,
     List<Balance> balances,
     List<ClientState> clients,
     List<ChannelEnd> channels,
+    List<ClientCounterparty> counterparties,
     Genesis rateLimits,
     long votingPeriodBlocks) {
 
@@ -35,6 +38,7 @@ public record AppGenesis(
     balances = List.copyOf(balances);
     clients = List.copyOf(clients);
     channels = List.copyOf(channels);
+    counterparties = List.copyOf(counterparties);
     Objects.requireNonNull(rateLimits, "rateLimits");
     if (votingPeriodBlocks < 0) {
       throw new IllegalArgumentException("votingPeriodBlocks must not be negative");
@@ -51,6 +55,7 @@ public record AppGenesis(
     private final List<Balance> balances = new ArrayList<>();
     private final List<ClientState> clients = new ArrayList<>();
     private final List<ChannelEnd> channels = new ArrayList<>();
+    private final List<ClientCounterparty> counterparties = new ArrayList<>();
     private Genesis rateLimits = Genesis.empty();
     private long votingPeriodBlocks;
 
@@ -77,6 +82,12 @@ public record AppGenesis(
       return this;
     }
 
+    /** Registers an IBC v2 counterparty for one of the genesis clients. */
+    public Builder counterparty(ClientCounterparty counterparty) {
+      counterparties.add(counterparty);
+      return this;
+    }
+
     public Builder rateLimits(Genesis genesis) {
       this.rateLimits = Objects.requireNonNull(genesis, "genesis");
       return this;
@@ -89,7 +100,8 @@ public record AppGenesis(
 
     public AppGenesis build() {
       return new AppGenesis(
-          genesisTime, balances, clients, channels, rateLimits, votingPeriodBlocks);
+          genesisTime, balances, clients, channels, counterparties, rateLimits,
+          votingPeriodBlocks);
     }
   }
 }

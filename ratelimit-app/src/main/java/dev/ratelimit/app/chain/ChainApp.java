@@ -9,9 +9,16 @@ import dev.ratelimit.app.ibc.MsgAcknowledgement;
 import dev.ratelimit.app.ibc.MsgRecvPacket;
 import dev.ratelimit.app.ibc.MsgTimeout;
 import dev.ratelimit.app.ibc.MsgUpdateClient;
+import dev.ratelimit.app.ibc.v2.IbcCoreV2;
+import dev.ratelimit.app.ibc.v2.MsgAcknowledgementV2;
+import dev.ratelimit.app.ibc.v2.MsgRecvPacketV2;
+import dev.ratelimit.app.ibc.v2.MsgSendPacketV2;
+import dev.ratelimit.app.ibc.v2.MsgTimeoutV2;
 import dev.ratelimit.app.state.ChainInfo;
 import dev.ratelimit.app.transfer.MsgTransfer;
+import dev.ratelimit.app.transfer.MsgTransferV2;
 import dev.ratelimit.app.transfer.TransferApp;
+import dev.ratelimit.app.transfer.TransferV2;
 import dev.ratelimit.app.tx.Msg;
 import dev.ratelimit.app.tx.TxException;
 import dev.ratelimit.core.RateLimitException;
@@ -75,7 +82,9 @@ public final class ChainApp implements AutoCloseable {
   private final LevelDbKvStore db;
   private final BankKeeper bank;
   private final IbcCore ibc;
+  private final IbcCoreV2 ibcV2;
   private final TransferApp transfer;
+  private final TransferV2 transferV2;
   private final GovKeeper gov;
   private final RateLimitKeeper rateLimits;
   private final RateLimitQueryServer rateLimitQueries;
@@ -92,7 +101,9 @@ public final class ChainApp implements AutoCloseable {
       LevelDbKvStore db,
       BankKeeper bank,
       IbcCore ibc,
+      IbcCoreV2 ibcV2,
       TransferApp transfer,
+      TransferV2 transferV2,
       GovKeeper gov,
       RateLimitKeeper rateLimits,
       RateLimitQueryServer rateLimitQueries,
@@ -101,7 +112,9 @@ public final class ChainApp implements AutoCloseable {
     this.db = Objects.requireNonNull(db, "db");
     this.bank = bank;
     this.ibc = ibc;
+    this.ibcV2 = ibcV2;
     this.transfer = transfer;
+    this.transferV2 = transferV2;
     this.gov = gov;
     this.rateLimits = rateLimits;
     this.rateLimitQueries = rateLimitQueries;
@@ -204,8 +217,18 @@ public final class ChainApp implements AutoCloseable {
     return ibc;
   }
 
+  /** IBC core's IBC v2 part: client counterparties, v2 sequences, commitments, receipts, acks. */
+  public IbcCoreV2 ibcV2() {
+    return ibcV2;
+  }
+
   public TransferApp transfer() {
     return transfer;
+  }
+
+  /** ICS-20 transfer's IBC v2 module. */
+  public TransferV2 transferV2() {
+    return transferV2;
   }
 
   public GovKeeper gov() {
@@ -232,7 +255,7 @@ public final class ChainApp implements AutoCloseable {
 
   /**
    * Applies the genesis to an empty home and commits it (height 0, the genesis time) as one write
-   * batch: balances are minted, clients and channels stored, the rate-limit module's genesis loaded
+   * batch: balances are minted, clients, channels and IBC v2 counterparties stored, the rate-limit module's genesis loaded
    * (its hour epoch starts at the genesis time, height 1) and the voting period set.
    *
    * @return the app hash of the genesis state
@@ -255,6 +278,7 @@ public final class ChainApp implements AutoCloseable {
         bank.mint(ctx, b.address(), b.denom(), b.amount());
       }
       ibc.initGenesis(ctx, genesis.clients(), genesis.channels());
+      ibcV2.initGenesis(ctx, genesis.counterparties());
       rateLimits.initGenesis(ctx, genesis.rateLimits());
       gov.initGenesis(ctx, genesis.votingPeriodBlocks());
       NodeHome.LastBlock genesisBlock = new NodeHome.LastBlock(0, genesis.genesisTime());
@@ -363,6 +387,16 @@ public final class ChainApp implements AutoCloseable {
       ibc.acknowledge(ctx, m);
     } else if (msg instanceof MsgTimeout m) {
       ibc.timeout(ctx, m);
+    } else if (msg instanceof MsgTransferV2 m) {
+      return OptionalLong.of(transferV2.transfer(ctx, m));
+    } else if (msg instanceof MsgSendPacketV2 m) {
+      return OptionalLong.of(ibcV2.sendPacket(ctx, m));
+    } else if (msg instanceof MsgRecvPacketV2 m) {
+      ibcV2.recv(ctx, m);
+    } else if (msg instanceof MsgAcknowledgementV2 m) {
+      ibcV2.acknowledge(ctx, m);
+    } else if (msg instanceof MsgTimeoutV2 m) {
+      ibcV2.timeout(ctx, m);
     } else {
       throw TxException.invalidRequest("unknown message type " + msg.getClass().getName());
     }

@@ -3,6 +3,7 @@ package dev.ratelimit.app.chain;
 import dev.ratelimit.app.ibc.ChannelEnd;
 import dev.ratelimit.app.ibc.ClientState;
 import dev.ratelimit.app.ibc.IbcCore;
+import dev.ratelimit.app.ibc.v2.ClientCounterparty;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -33,8 +34,8 @@ public final class NodeConfig {
 
   /**
    * Writes {@code <home>/config/channels.json} from the chain's committed IBC state: one entry per
-   * channel on port {@code transfer} and per client such a channel runs over, valued with the
-   * client's chain id, sorted by id.
+   * channel on port {@code transfer} and per client such a channel runs over or with an IBC v2
+   * counterparty, valued with the client's chain id, sorted by id.
    *
    * @throws UncheckedIOException if the file cannot be written
    */
@@ -53,6 +54,11 @@ public final class NodeConfig {
                       .map(ClientState::chainId)
                       .ifPresent(chainId -> out.put(ch.channelId(), chainId));
                 }
+              }
+              for (ClientCounterparty c : app.ibcV2().counterparties(ctx)) { // IBC v2's clients
+                app.ibc()
+                    .client(ctx, c.clientId())
+                    .ifPresent(client -> out.put(client.clientId(), client.chainId()));
               }
               return out;
             });

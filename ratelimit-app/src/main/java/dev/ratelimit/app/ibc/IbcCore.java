@@ -18,7 +18,6 @@ import dev.ratelimit.middleware.ibc.Packet;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -47,7 +46,8 @@ import javax.inject.Singleton;
  * timeout whose commitment is gone) are no-ops, as in ibc-go.
  *
  * <p>Store (under {@code s/ibc/}): 1 channel, 2 client, 3 next send sequence, 4 packet commitment,
- * 5 receipt, 6 acknowledgement commitment; keys by port, channel and sequence.
+ * 5 receipt, 6 acknowledgement commitment; keys by port, channel and sequence. Tables 7 to 12 are
+ * IBC v2's ({@link dev.ratelimit.app.ibc.v2.IbcCoreV2}), over the same clients.
  *
  * <p>Error codes (codespace {@code ibc}): 1 channel not found, 2 channel not open, 3 packet does
  * not match the channel, 4 invalid timeout, 5 packet timed out, 6 packet commitment mismatch, 7 no
@@ -343,17 +343,8 @@ public final class IbcCore implements Ics4Wrapper, IbcChannels {
 
   /** Deletes a packet's commitment after checking it matches; false when there is none. */
   private static boolean consumeCommitment(KvStore s, Packet p) {
-    byte[] key = packetKey(COMMITMENT, p.sourcePort(), p.sourceChannel(), p.sequence());
-    Optional<byte[]> stored = s.get(key);
-    if (stored.isEmpty()) {
-      return false;
-    }
-    if (!Arrays.equals(stored.get(), Commitments.packet(p))) {
-      throw new TxException(
-          TxException.IBC, 6, "packet " + p.sequence() + " does not match its commitment");
-    }
-    s.delete(key);
-    return true;
+    return Commitments.consume(s, packetKey(COMMITMENT, p.sourcePort(), p.sourceChannel(),
+        p.sequence()), Commitments.packet(p), p.sequence());
   }
 
   private IbcModule route(String port) {

@@ -4,7 +4,7 @@ import dev.ratelimit.middleware.ibc.Height;
 import dev.ratelimit.middleware.ibc.Packet;
 import java.time.Instant;
 
-/** ibc-go's timeout rule, shared by IBC core and the relayer. */
+/** ibc-go's timeout rules (IBC v1 and v2), shared by IBC core and the relayer. */
 public final class Timeouts {
   private Timeouts() {}
 
@@ -24,6 +24,14 @@ public final class Timeouts {
   /** {@link #passed(Height, long, Height, Instant)} for a packet's timeouts. */
   public static boolean passed(Packet packet, Height height, Instant time) {
     return passed(packet.timeoutHeight(), packet.timeoutTimestamp(), height, time);
+  }
+
+  /**
+   * IBC v2's rule: whether a chain at block time {@code time} is past a packet's timeout, given in
+   * unsigned seconds since the Unix epoch (its time's whole seconds reached the timeout).
+   */
+  public static boolean passedSeconds(long timeoutTimestampSeconds, Instant time) {
+    return Long.compareUnsigned(time.getEpochSecond(), timeoutTimestampSeconds) >= 0;
   }
 
   /** Orders heights by revision number, then revision height, both unsigned. */

@@ -9,15 +9,18 @@ import dev.ratelimit.app.state.ChainInfo;
 import dev.ratelimit.core.store.LevelDbKvStore;
 import dev.ratelimit.core.store.NodeHome;
 import dev.ratelimit.gov.inject.RateLimitGovModule;
+import dev.ratelimit.middleware.ibc.v2.IbcModule;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Set;
 import javax.inject.Named;
 import javax.inject.Singleton;
 
 /**
  * The chain's own bindings, independent of the rate limiter: the database of the node home, the
- * chain's identity, and the (by default empty) set of extra {@link EndBlocker}s. Bank, IBC core,
- * transfer and governance are {@code @Inject} classes.
+ * chain's identity, the (by default empty) set of extra {@link EndBlocker}s and IBC v2 port routes
+ * (a chain without them refuses IBC v2 packets). Bank, IBC core, transfer and governance are
+ * {@code @Inject} classes.
  */
 @Module
 public abstract class AppModule {
@@ -48,4 +51,7 @@ public abstract class AppModule {
 
   @Multibinds
   abstract Set<EndBlocker> endBlockers();
+
+  @Multibinds
+  abstract Map<String, IbcModule> ibcV2Routes();
 }

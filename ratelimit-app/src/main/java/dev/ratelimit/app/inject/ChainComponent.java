@@ -6,6 +6,7 @@ import dev.ratelimit.app.chain.ChainApp;
 import dev.ratelimit.core.inject.RateLimitCoreModule;
 import dev.ratelimit.gov.inject.RateLimitGovModule;
 import dev.ratelimit.middleware.inject.RateLimitMiddlewareModule;
+import dev.ratelimit.middleware.inject.RateLimitMiddlewareV2Module;
 import java.nio.file.Path;
 import javax.inject.Named;
 import javax.inject.Singleton;
@@ -24,9 +25,11 @@ import javax.inject.Singleton;
     modules = {
       RateLimitCoreModule.class,
       RateLimitMiddlewareModule.class,
+      RateLimitMiddlewareV2Module.class,
       RateLimitGovModule.class,
       AppModule.class,
-      RateLimitWiringModule.class
+      RateLimitWiringModule.class,
+      IbcV2WiringModule.class
     })
 public interface ChainComponent {
   /** Name of the node home binding. */

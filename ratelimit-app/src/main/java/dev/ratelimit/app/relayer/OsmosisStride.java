@@ -6,6 +6,7 @@ import dev.ratelimit.app.chain.ChainApp;
 import dev.ratelimit.app.chain.NodeConfig;
 import dev.ratelimit.app.ibc.ChannelEnd;
 import dev.ratelimit.app.ibc.ClientState;
+import dev.ratelimit.app.ibc.v2.ClientCounterparty;
 import dev.ratelimit.app.inject.ChainComponent;
 import dev.ratelimit.app.state.ChainInfo;
 import dev.ratelimit.middleware.ibc.Height;
@@ -72,6 +73,17 @@ public final class OsmosisStride {
             STRIDE_CLIENT, OSMOSIS, new Height(ChainInfo.revisionNumber(OSMOSIS), 0), genesisTime))
         .channel(ChannelEnd.transfer(STRIDE_CHANNEL, OSMOSIS_CHANNEL, STRIDE_CLIENT));
   }
+
+  /**
+   * Osmosis's IBC v2 registration over the channel's client: Stride's client of Osmosis is its
+   * counterparty. Add it (and {@link #STRIDE_IBC_V2} to Stride's) for both chains to speak IBC v2;
+   * without it no IBC v2 state is written and the app hashes are IBC v1's alone.
+   */
+  public static final ClientCounterparty OSMOSIS_IBC_V2 =
+      new ClientCounterparty(OSMOSIS_CLIENT, STRIDE_CLIENT);
+  /** Stride's IBC v2 registration: Osmosis's client of Stride is its client's counterparty. */
+  public static final ClientCounterparty STRIDE_IBC_V2 =
+      new ClientCounterparty(STRIDE_CLIENT, OSMOSIS_CLIENT);
 
   /** An Osmosis account derived from a name. */
   public static String osmosisAccount(String name) {

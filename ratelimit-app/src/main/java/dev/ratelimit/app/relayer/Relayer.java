@@ -11,11 +11,16 @@ import dev.ratelimit.app.ibc.MsgRecvPacket;
 import dev.ratelimit.app.ibc.MsgTimeout;
 import dev.ratelimit.app.ibc.MsgUpdateClient;
 import dev.ratelimit.app.ibc.Timeouts;
+import dev.ratelimit.app.ibc.v2.IbcEventsV2;
+import dev.ratelimit.app.ibc.v2.MsgAcknowledgementV2;
+import dev.ratelimit.app.ibc.v2.MsgRecvPacketV2;
+import dev.ratelimit.app.ibc.v2.MsgTimeoutV2;
 import dev.ratelimit.app.state.ChainInfo;
 import dev.ratelimit.app.tx.Msg;
 import dev.ratelimit.core.host.Event;
 import dev.ratelimit.middleware.ibc.Height;
 import dev.ratelimit.middleware.ibc.Packet;
+import dev.ratelimit.middleware.ibc.v2.Acknowledgement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -34,6 +39,10 @@ import java.util.Objects;
  * destination has committed a block at or past the timeout, the packet is timed out on its source
  * (the relayer checks that the destination has no receipt: the trusted half of the proof).
  * Deterministic: queues keep arrival order.
+ *
+ * <p>IBC v2 packets (told apart by their events' attributes, {@link IbcEventsV2#isV2}) are relayed
+ * the same way with the v2 messages, after the v1 ones of each kind; their timeouts are in seconds
+ * and their client is the packet's source client.
  */
 public final class Relayer {
   private final ChainApp first;
@@ -41,6 +50,11 @@ public final class Relayer {
   private final Map<ChainApp, List<Packet>> toReceive = new LinkedHashMap<>();
   private final Map<ChainApp, List<PendingAck>> toAcknowledge = new LinkedHashMap<>();
   private final Map<ChainApp, List<Packet>> toTimeout = new LinkedHashMap<>();
+  private final Map<ChainApp, List<dev.ratelimit.middleware.ibc.v2.Packet>> toReceiveV2 =
+      new LinkedHashMap<>();
+  private final Map<ChainApp, List<PendingAckV2>> toAcknowledgeV2 = new LinkedHashMap<>();
+  private final Map<ChainApp, List<dev.ratelimit.middleware.ibc.v2.Packet>> toTimeoutV2 =
+      new LinkedHashMap<>();
   private final List<String> failures = new ArrayList<>();
 
   public Relayer(ChainApp first, ChainApp second) {
@@ -50,6 +64,9 @@ public final class Relayer {
       toReceive.put(c, new ArrayList<>());
       toAcknowledge.put(c, new ArrayList<>());
       toTimeout.put(c, new ArrayList<>());
+      toReceiveV2.put(c, new ArrayList<>());
+      toAcknowledgeV2.put(c, new ArrayList<>());
+      toTimeoutV2.put(c, new ArrayList<>());
     }
   }
 
@@ -62,6 +79,10 @@ public final class Relayer {
   public void observe(ChainApp chain, BlockResult block) {
     ChainApp other = other(chain);
     for (Event e : block.events()) {
+      if (IbcEventsV2.isV2(e)) {
+        observeV2(other, e);
+        continue;
+      }
       switch (e.type()) {
         case IbcEvents.SEND_PACKET -> toReceive.get(other).add(IbcEvents.packetOf(e));
         case IbcEvents.WRITE_ACKNOWLEDGEMENT ->
@@ -71,6 +92,18 @@ public final class Relayer {
         default -> {
           // other events are not the relayer's business
         }
+      }
+    }
+  }
+
+  private void observeV2(ChainApp other, Event e) {
+    switch (e.type()) {
+      case IbcEvents.SEND_PACKET -> toReceiveV2.get(other).add(IbcEventsV2.packetOf(e));
+      case IbcEvents.WRITE_ACKNOWLEDGEMENT ->
+          toAcknowledgeV2.get(other).add(new PendingAckV2(
+              IbcEventsV2.packetOf(e), IbcEventsV2.acknowledgementOf(e).orElseThrow()));
+      default -> {
+        // other events are not the relayer's business
       }
     }
   }
@@ -102,16 +135,20 @@ public final class Relayer {
         it.remove();
       } // else: wait until the destination commits a block past the timeout
     }
+    receiveV2(target, other, time, msgs, relayer);
     List<PendingAck> acks = toAcknowledge.get(target);
     List<Packet> timeouts = toTimeout.get(target);
-    if (!acks.isEmpty() || !timeouts.isEmpty()) {
+    List<PendingAckV2> acksV2 = toAcknowledgeV2.get(target);
+    List<dev.ratelimit.middleware.ibc.v2.Packet> timeoutsV2 = toTimeoutV2.get(target);
+    if (!acks.isEmpty() || !timeouts.isEmpty() || !acksV2.isEmpty() || !timeoutsV2.isEmpty()) {
       // one client of the other chain per channel: update each one used
       Map<String, Boolean> updated = new LinkedHashMap<>();
-      List<Packet> packets = new ArrayList<>();
-      acks.forEach(a -> packets.add(a.packet()));
-      packets.addAll(timeouts);
-      for (Packet p : packets) {
-        String clientId = clientOf(target, p.sourcePort(), p.sourceChannel());
+      List<String> clients = new ArrayList<>();
+      acks.forEach(a -> clients.add(clientOf(target, a.packet())));
+      timeouts.forEach(p -> clients.add(clientOf(target, p)));
+      acksV2.forEach(a -> clients.add(a.packet().sourceClient()));
+      timeoutsV2.forEach(p -> clients.add(p.sourceClient()));
+      for (String clientId : clients) {
         if (updated.putIfAbsent(clientId, true) == null) {
           msgs.add(
               new MsgUpdateClient(
@@ -123,13 +160,41 @@ public final class Relayer {
       for (PendingAck a : acks) {
         msgs.add(new MsgAcknowledgement(a.packet(), a.ack(), relayer));
       }
+      for (PendingAckV2 a : acksV2) {
+        msgs.add(new MsgAcknowledgementV2(a.packet(), a.ack(), relayer));
+      }
       for (Packet p : timeouts) {
         msgs.add(new MsgTimeout(p, relayer));
       }
+      for (dev.ratelimit.middleware.ibc.v2.Packet p : timeoutsV2) {
+        msgs.add(new MsgTimeoutV2(p, relayer));
+      }
       acks.clear();
       timeouts.clear();
+      acksV2.clear();
+      timeoutsV2.clear();
     }
     return msgs;
+  }
+
+  /** IBC v2 receives for {@code target}'s block at {@code time}, or their timeouts (seconds). */
+  private void receiveV2(ChainApp target, ChainApp other, Instant time, List<Msg> msgs,
+      String relayer) {
+    for (Iterator<dev.ratelimit.middleware.ibc.v2.Packet> it = toReceiveV2.get(target).iterator();
+        it.hasNext(); ) {
+      dev.ratelimit.middleware.ibc.v2.Packet p = it.next();
+      if (!Timeouts.passedSeconds(p.timeoutTimestamp(), time)) {
+        msgs.add(new MsgRecvPacketV2(p, relayer));
+        it.remove();
+      } else if (Timeouts.passedSeconds(p.timeoutTimestamp(), target.lastBlockTime())) {
+        boolean received = target.query(ctx ->
+            target.ibcV2().hasPacketReceipt(ctx, p.destinationClient(), p.sequence()));
+        if (!received) {
+          toTimeoutV2.get(other).add(p);
+        }
+        it.remove();
+      } // else: wait until the destination commits a block past the timeout
+    }
   }
 
   /** Records a failed relay transaction (a relayer would log it); see {@link #failures()}. */
@@ -151,7 +216,10 @@ public final class Relayer {
     for (ChainApp c : List.of(first, second)) {
       if (!toReceive.get(c).isEmpty()
           || !toAcknowledge.get(c).isEmpty()
-          || !toTimeout.get(c).isEmpty()) {
+          || !toTimeout.get(c).isEmpty()
+          || !toReceiveV2.get(c).isEmpty()
+          || !toAcknowledgeV2.get(c).isEmpty()
+          || !toTimeoutV2.get(c).isEmpty()) {
         return false;
       }
     }
@@ -168,7 +236,10 @@ public final class Relayer {
     throw new IllegalArgumentException("the relayer does not serve " + chain.chainId());
   }
 
-  private static String clientOf(ChainApp chain, String port, String channel) {
+  /** The client a v1 packet's source channel runs over. */
+  private static String clientOf(ChainApp chain, Packet p) {
+    String port = p.sourcePort();
+    String channel = p.sourceChannel();
     return chain
         .query(ctx -> chain.ibc().channel(ctx, port, channel))
         .map(ChannelEnd::clientId)
@@ -179,4 +250,7 @@ public final class Relayer {
 
   /** An acknowledgement written on the destination, to bring back to the packet's source. */
   private record PendingAck(Packet packet, byte[] ack) {}
+
+  /** An IBC v2 acknowledgement written on the destination, to bring back. */
+  private record PendingAckV2(dev.ratelimit.middleware.ibc.v2.Packet packet, Acknowledgement ack) {}
 }

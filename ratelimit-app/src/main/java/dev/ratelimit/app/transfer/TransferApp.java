@@ -24,10 +24,13 @@ import dev.ratelimit.middleware.transfer.FungibleTokenPacketData;
 import dev.ratelimit.middleware.transfer.Hop;
 import dev.ratelimit.middleware.transfer.PacketDataCodec;
 import dev.ratelimit.middleware.transfer.ReceivedDenom;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Supplier;
 import javax.inject.Inject;
 import javax.inject.Named;
 import javax.inject.Singleton;
@@ -55,7 +58,8 @@ import javax.inject.Singleton;
  *   <li>Refund: unescrow to the sender when this chain was the source, else mint the vouchers back.
  * </ul>
  *
- * <p>Store (under {@code s/transfer/}): table 1 {@code ibc/HASH -> full trace}.
+ * <p>Store (under {@code s/transfer/}): table 1 {@code ibc/HASH -> full trace}. Its IBC v2 side,
+ * {@link TransferV2}, moves coins with the same methods, over client ids where this has channels.
  */
 @Singleton
 public final class TransferApp implements IbcModule {
@@ -112,42 +116,70 @@ public final class TransferApp implements IbcModule {
    *     for a bad channel or timeout
    */
   public long transfer(BlockContext ctx, MsgTransfer msg) {
-    Addresses.validate(accountPrefix, msg.sender());
-    if (Texts.isGoBlank(msg.receiver())) {
-      throw TxException.invalidAddress("receiver must not be blank");
-    }
-    if (msg.amount().signum() <= 0) {
-      throw new TxException(TxException.TRANSFER, 5, "amount must be positive, got " + msg.amount());
-    }
+    requireSendable(msg.sender(), msg.receiver(), msg.amount());
     DenomTrace trace = localTrace(ctx, msg.denom());
-    boolean sink = isSenderSink(trace, PORT, msg.sourceChannel());
     try (BlockContext tx = ctx.branch()) {
-      if (sink) {
-        bank.burn(tx, msg.sender(), msg.denom(), msg.amount());
-      } else {
-        bank.send(tx, msg.sender(), escrowAddress(msg.sourceChannel()), msg.denom(), msg.amount());
-      }
-      byte[] data =
-          PacketDataCodec.encode(
-              new FungibleTokenPacketData(
-                  trace.fullPath(), msg.amount(), msg.sender(), msg.receiver(), msg.memo()));
+      takeCoins(tx, msg.sourceChannel(), trace, msg.sender(), msg.denom(), msg.amount());
+      FungibleTokenPacketData data =
+          new FungibleTokenPacketData(
+              trace.fullPath(), msg.amount(), msg.sender(), msg.receiver(), msg.memo());
       long sequence =
           ics4.sendPacket(
-              tx, PORT, msg.sourceChannel(), msg.timeoutHeight(), msg.timeoutTimestamp(), data);
-      tx.emit(
-          Event.of(
-              "ibc_transfer",
-              "sender", msg.sender(),
-              "receiver", msg.receiver(),
-              "denom", trace.fullPath(),
-              "amount", msg.amount().toString(),
-              "memo", msg.memo()));
+              tx, PORT, msg.sourceChannel(), msg.timeoutHeight(), msg.timeoutTimestamp(),
+              PacketDataCodec.encode(data));
+      tx.emit(transferEvent(data));
       tx.commit();
       return sequence;
     }
   }
 
-  private DenomTrace localTrace(BlockContext ctx, String denom) {
+  /**
+   * What a send needs before any coin moves: a sender address of this chain, a receiver, a
+   * positive amount (IBC v1 and v2 alike).
+   *
+   * @throws TxException SDK 7 for an address, transfer 5 for the amount
+   */
+  void requireSendable(String sender, String receiver, BigInteger amount) {
+    Addresses.validate(accountPrefix, sender);
+    if (Texts.isGoBlank(receiver)) {
+      throw TxException.invalidAddress("receiver must not be blank");
+    }
+    if (amount.signum() <= 0) {
+      throw new TxException(TxException.TRANSFER, 5, "amount must be positive, got " + amount);
+    }
+  }
+
+  /**
+   * Takes a send's coins from the sender: vouchers going back over the hop they came in by
+   * ({@code transfer/channelOrClient}) are burned, anything else goes to that hop's escrow.
+   */
+  void takeCoins(
+      BlockContext ctx,
+      String channelOrClient,
+      DenomTrace trace,
+      String sender,
+      String localDenom,
+      BigInteger amount) {
+    if (isSenderSink(trace, PORT, channelOrClient)) {
+      bank.burn(ctx, sender, localDenom, amount);
+    } else {
+      bank.send(ctx, sender, escrowAddress(channelOrClient), localDenom, amount);
+    }
+  }
+
+  /** The event of a transfer sent. */
+  static Event transferEvent(FungibleTokenPacketData data) {
+    return Event.of(
+        "ibc_transfer",
+        "sender", data.sender(),
+        "receiver", data.receiver(),
+        "denom", data.denom(),
+        "amount", data.amount().toString(),
+        "memo", data.memo());
+  }
+
+  /** The trace of a local denom: a voucher's stored trace, or a base denom without one. */
+  DenomTrace localTrace(BlockContext ctx, String denom) {
     if (denom.startsWith(IBC_PREFIX)) {
       return denomTrace(ctx, denom)
           .orElseThrow(
@@ -165,21 +197,46 @@ public final class TransferApp implements IbcModule {
 
   @Override
   public Optional<Acknowledgement> onRecvPacket(BlockContext ctx, Packet packet, String relayer) {
-    FungibleTokenPacketData data = null;
+    OptionalInt refused = receive(ctx, () -> PacketDataCodec.decode(packet), packet.sourcePort(),
+        packet.sourceChannel(), packet.destinationPort(), packet.destinationChannel());
+    return Optional.of(refused.isEmpty()
+        ? Acknowledgement.SUCCESS
+        : Acknowledgement.rateLimitError(refused.getAsInt()));
+  }
+
+  /**
+   * Receives a transfer over {@code destinationPort/destinationChannel} (a channel, or in IBC v2
+   * a client) in a branch of {@code ctx}: the packet data is read by {@code data} (which may also
+   * refuse the packet), the amount must be positive and the receiver an address of this chain;
+   * then the local denom is unescrowed (source case) or its voucher minted (sink case, its trace
+   * stored). A success commits the branch and returns empty; any failure writes nothing, emits
+   * the reason in a durable event and returns its ABCI code (1 when it has none).
+   *
+   * @throws StorageException if the node's storage fails: never an acknowledgement
+   */
+  OptionalInt receive(
+      BlockContext ctx,
+      Supplier<FungibleTokenPacketData> data,
+      String sourcePort,
+      String sourceChannel,
+      String destinationPort,
+      String destinationChannel) {
+    FungibleTokenPacketData read = null;
     try (BlockContext tx = ctx.branch()) {
-      data = PacketDataCodec.decode(packet);
-      if (data.amount().signum() <= 0) {
+      read = data.get();
+      if (read.amount().signum() <= 0) {
         throw new TxException(TxException.TRANSFER, 5, "amount must be positive");
       }
-      Addresses.validate(accountPrefix, data.receiver());
-      ReceivedDenom denom = DenomResolver.recvDenom(packet, data.denom());
+      Addresses.validate(accountPrefix, read.receiver());
+      ReceivedDenom denom = DenomResolver.recvDenom(
+          sourcePort, sourceChannel, destinationPort, destinationChannel, read.denom());
       if (denom.source()) {
         bank.send(
             tx,
-            escrowAddress(packet.destinationChannel()),
-            data.receiver(),
+            escrowAddress(destinationChannel),
+            read.receiver(),
             denom.localDenom(),
-            data.amount());
+            read.amount());
       } else {
         byte[] traceKey = Keys.of(PREFIX, DENOM_TRACE).string(denom.localDenom()).build();
         if (!tx.store().has(traceKey)) {
@@ -187,17 +244,17 @@ public final class TransferApp implements IbcModule {
           tx.emit(Event.of("denomination", "trace_hash", denom.localDenom(),
               "denom", denom.trace().fullPath()));
         }
-        bank.mint(tx, data.receiver(), denom.localDenom(), data.amount());
+        bank.mint(tx, read.receiver(), denom.localDenom(), read.amount());
       }
-      tx.emit(recvEvent(data, true, ""));
+      tx.emit(recvEvent(read, true, ""));
       tx.commit();
-      return Optional.of(Acknowledgement.SUCCESS);
+      return OptionalInt.empty();
     } catch (StorageException e) {
       throw e; // the node's storage failed: never turn that into an acknowledgement
     } catch (RuntimeException e) {
       // The receive is refused: nothing of it is written; the reason goes in a durable event.
-      ctx.emitDurable(recvEvent(data, false, String.valueOf(e.getMessage())));
-      return Optional.of(Acknowledgement.rateLimitError(codeOf(e)));
+      ctx.emitDurable(recvEvent(read, false, String.valueOf(e.getMessage())));
+      return OptionalInt.of(codeOf(e));
     }
   }
 
@@ -234,44 +291,65 @@ public final class TransferApp implements IbcModule {
   @Override
   public void onAcknowledgementPacket(
       BlockContext ctx, Packet packet, byte[] acknowledgement, String relayer) {
-    switch (AcknowledgementCodec.classify(acknowledgement)) {
-      case SUCCESS -> ctx.emit(ackEvent(packet, true));
-      case ERROR -> {
-        refund(ctx, packet);
-        ctx.emit(ackEvent(packet, false));
-      }
-      case MALFORMED ->
-          throw new IllegalArgumentException(
-              "cannot read the acknowledgement of packet " + packet.sequence()
-                  + " on " + packet.sourceChannel());
-    }
+    acknowledged(ctx, packet.sourceChannel(), packet.sequence(), acknowledgement,
+        () -> PacketDataCodec.decode(packet));
   }
 
   @Override
   public void onTimeoutPacket(BlockContext ctx, Packet packet, String relayer) {
-    refund(ctx, packet);
-    ctx.emit(Event.of("timeout", "module", PORT, "refund_sequence",
-        Long.toUnsignedString(packet.sequence())));
+    timedOut(ctx, packet.sourceChannel(), packet.sequence(), PacketDataCodec.decode(packet));
   }
 
-  private static Event ackEvent(Packet packet, boolean success) {
+  /**
+   * Settles the acknowledgement of a transfer sent over {@code transfer/channelOrClient}: an
+   * error refunds ({@code data} is read only then), a success does nothing more.
+   *
+   * @throws IllegalArgumentException for a malformed acknowledgement (the relayer's transaction
+   *     fails, as in ibc-go)
+   */
+  void acknowledged(
+      BlockContext ctx,
+      String channelOrClient,
+      long sequence,
+      byte[] acknowledgement,
+      Supplier<FungibleTokenPacketData> data) {
+    switch (AcknowledgementCodec.classify(acknowledgement)) {
+      case SUCCESS -> ctx.emit(ackEvent(sequence, true));
+      case ERROR -> {
+        refund(ctx, channelOrClient, data.get());
+        ctx.emit(ackEvent(sequence, false));
+      }
+      case MALFORMED ->
+          throw new IllegalArgumentException(
+              "cannot read the acknowledgement of packet " + sequence + " on " + channelOrClient);
+    }
+  }
+
+  /** Refunds a transfer sent over {@code transfer/channelOrClient} that timed out. */
+  void timedOut(
+      BlockContext ctx, String channelOrClient, long sequence, FungibleTokenPacketData data) {
+    refund(ctx, channelOrClient, data);
+    ctx.emit(Event.of("timeout", "module", PORT, "refund_sequence",
+        Long.toUnsignedString(sequence)));
+  }
+
+  private static Event ackEvent(long sequence, boolean success) {
     return Event.of(
         "fungible_token_packet",
         "module", PORT,
-        "acknowledgement_sequence", Long.toUnsignedString(packet.sequence()),
+        "acknowledgement_sequence", Long.toUnsignedString(sequence),
         "success", Boolean.toString(success));
   }
 
   /** Gives a failed send back to its sender: unescrow when this chain was the source, else mint. */
-  private void refund(BlockContext ctx, Packet packet) {
-    FungibleTokenPacketData data = PacketDataCodec.decode(packet);
+  private void refund(BlockContext ctx, String channelOrClient, FungibleTokenPacketData data) {
     DenomTrace trace = DenomTrace.parse(data.denom());
     String localDenom = DenomResolver.sendDenom(data.denom());
-    if (isSenderSink(trace, packet.sourcePort(), packet.sourceChannel())) {
+    if (isSenderSink(trace, PORT, channelOrClient)) {
       bank.mint(ctx, data.sender(), localDenom, data.amount());
     } else {
       bank.send(
-          ctx, escrowAddress(packet.sourceChannel()), data.sender(), localDenom, data.amount());
+          ctx, escrowAddress(channelOrClient), data.sender(), localDenom, data.amount());
     }
   }
 

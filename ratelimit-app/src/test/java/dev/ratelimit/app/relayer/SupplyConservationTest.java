@@ -86,37 +86,17 @@ class SupplyConservationTest {
       n.addRateLimit(n.stride, STRIDE_UOSMO, STRIDE_CH, 2, 2, 6);
       n.addRateLimit(n.stride, USTRD, STRIDE_CH, 1, 1, 24);
 
-      int sent = 0;
-      int ticks = 0;
-      while (sent < TRANSFERS) {
-        for (int i = 0; i < TRANSFERS_PER_BLOCK && sent < TRANSFERS; i++, sent++) {
-          submitRandomTransfer();
-        }
-        ticks++;
-        if (ticks % 20 == 0) {
-          n.net.advanceTime(Duration.ofMinutes(30 + random.nextInt(6 * 60)));
-        } else {
-          n.net.tick();
-        }
-      }
+      n.randomTraffic(random, TRANSFERS, TRANSFERS_PER_BLOCK, this::submitRandomTransfer,
+          tick -> { });
       n.relay();
       assertTrue(unsettled.isEmpty(), "settled: " + unsettled.keySet());
       assertEquals(n.escrowed(n.osmosis, OSMO_CH, UOSMO), n.stride.totalSupply(STRIDE_UOSMO));
       assertEquals(n.escrowed(n.stride, STRIDE_CH, USTRD), n.osmosis.totalSupply(OSMOSIS_USTRD));
-      for (String denom : List.of(UOSMO, OSMOSIS_USTRD)) {
-        assertEquals(n.osmosis.totalSupply(denom),
-            n.osmosis.query(ctx -> n.osmosis.bank().sumOfBalances(ctx, denom)), denom);
-      }
-      for (String denom : List.of(USTRD, STRIDE_UOSMO)) {
-        assertEquals(n.stride.totalSupply(denom),
-            n.stride.query(ctx -> n.stride.bank().sumOfBalances(ctx, denom)), denom);
-      }
+      Network.assertSuppliesAreSumsOfBalances(n.osmosis, UOSMO, OSMOSIS_USTRD);
+      Network.assertSuppliesAreSumsOfBalances(n.stride, USTRD, STRIDE_UOSMO);
       // the run exercised every path
-      for (String outcome :
-          List.of("send rejected: ratelimit 4", "ack: success", "ack: error ABCI code: 4",
-              "ack: error ABCI code: 7", "timeout")) {
-        assertTrue(outcomes.getOrDefault(outcome, 0) > 0, outcome + " never happened: " + outcomes);
-      }
+      Network.assertEveryOutcome(outcomes, "send rejected: ratelimit 4", "ack: success",
+          "ack: error ABCI code: 4", "ack: error ABCI code: 7", "timeout");
       assertTrue(blocksChecked > 500, "blocks checked: " + blocksChecked);
       System.out.println(blocksChecked + " blocks checked; outcomes " + outcomes);
     } finally {

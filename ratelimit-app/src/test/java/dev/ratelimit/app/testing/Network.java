@@ -14,6 +14,7 @@ import dev.ratelimit.app.inject.ChainComponent;
 import dev.ratelimit.app.relayer.Coordinator;
 import dev.ratelimit.app.relayer.OsmosisStride;
 import dev.ratelimit.app.transfer.MsgTransfer;
+import dev.ratelimit.app.transfer.MsgTransferV2;
 import dev.ratelimit.core.model.Flow;
 import dev.ratelimit.core.model.Path;
 import dev.ratelimit.core.model.RateLimit;
@@ -23,8 +24,11 @@ import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /**
  * The README's two chains under a temporary root, with funded accounts: alice (Osmosis, 1,000,000
@@ -40,6 +44,14 @@ public final class Network implements AutoCloseable {
   public static final String STRIDE_CH = OsmosisStride.STRIDE_CHANNEL;
   public static final String STRIDE_UOSMO = OsmosisStride.STRIDE_UOSMO;
   public static final String OSMOSIS_USTRD = OsmosisStride.OSMOSIS_USTRD;
+  /** Osmosis's client of Stride: IBC v2 packets leave Osmosis on it. */
+  public static final String OSMO_CLIENT = OsmosisStride.OSMOSIS_CLIENT;
+  /** Stride's client of Osmosis. */
+  public static final String STRIDE_CLIENT = OsmosisStride.STRIDE_CLIENT;
+  /** uosmo received on Stride over IBC v2: traced through {@code transfer/07-tendermint-0}. */
+  public static final String STRIDE_UOSMO_V2 = OsmosisStride.voucher(STRIDE_CLIENT, UOSMO);
+  /** ustrd received on Osmosis over IBC v2. */
+  public static final String OSMOSIS_USTRD_V2 = OsmosisStride.voucher(OSMO_CLIENT, USTRD);
 
   public final Coordinator net;
   public final ChainApp osmosis;
@@ -58,6 +70,22 @@ public final class Network implements AutoCloseable {
   public static Network start(java.nio.file.Path root) {
     return start(root, b -> {}, b -> {}, (home, chainId, authority) ->
         ChainComponent.open(home, chainId, authority));
+  }
+
+  /** {@link #start(java.nio.file.Path)} with both chains speaking IBC v2 over their clients. */
+  public static Network startV2(java.nio.file.Path root) {
+    return startV2(root, b -> {}, b -> {});
+  }
+
+  /** {@link #startV2(java.nio.file.Path)} with more genesis. */
+  public static Network startV2(
+      java.nio.file.Path root,
+      Consumer<AppGenesis.Builder> osmosisExtra,
+      Consumer<AppGenesis.Builder> strideExtra) {
+    return start(root,
+        o -> osmosisExtra.accept(o.counterparty(OsmosisStride.OSMOSIS_IBC_V2)),
+        s -> strideExtra.accept(s.counterparty(OsmosisStride.STRIDE_IBC_V2)),
+        ChainComponent::open);
   }
 
   public static Network start(
@@ -85,6 +113,23 @@ public final class Network implements AutoCloseable {
       String sender, String channel, String denom, long amount, String receiver, long timeout) {
     return new MsgTransfer(
         sender, channel, denom, BigInteger.valueOf(amount), receiver, Height.ZERO, timeout, "");
+  }
+
+  /** An IBC v2 timeout (seconds) {@code d} after the coordinator's current time. */
+  public long timeoutV2In(Duration d) {
+    return net.time().plus(d).getEpochSecond();
+  }
+
+  /** An IBC v2 transfer timing out in 10 minutes. */
+  public MsgTransferV2 transferV2Msg(
+      String sender, String client, String denom, long amount, String receiver) {
+    return MsgTransferV2.of(sender, client, denom, BigInteger.valueOf(amount), receiver,
+        timeoutV2In(Duration.ofMinutes(10)));
+  }
+
+  /** alice sends {@code amount} uosmo to bob over IBC v2 (one tick; not relayed further). */
+  public TxResult sendUosmoToStrideV2(long amount) {
+    return net.deliver(osmosis, transferV2Msg(ALICE, OSMO_CLIENT, UOSMO, amount, BOB));
   }
 
   /** alice sends {@code amount} uosmo to bob (one tick; not relayed further). */
@@ -137,6 +182,44 @@ public final class Network implements AutoCloseable {
 
   public BigInteger escrowed(ChainApp chain, String channel, String denom) {
     return chain.balance(chain.transfer().escrowAddress(channel), denom);
+  }
+
+  /**
+   * Seeded random traffic: {@code submit} queues one transfer, {@code perBlock} of them a tick,
+   * until {@code transfers} were queued; {@code beforeTick} sees each tick's number (from 1) first,
+   * and every 20th tick jumps the clock 30 min to 6.5 h (windows reset, packets time out).
+   */
+  public void randomTraffic(
+      Random random, int transfers, int perBlock, Runnable submit, IntConsumer beforeTick) {
+    int sent = 0;
+    int ticks = 0;
+    while (sent < transfers) {
+      for (int i = 0; i < perBlock && sent < transfers; i++, sent++) {
+        submit.run();
+      }
+      ticks++;
+      beforeTick.accept(ticks);
+      if (ticks % 20 == 0) {
+        net.advanceTime(Duration.ofMinutes(30 + random.nextInt(6 * 60)));
+      } else {
+        net.tick();
+      }
+    }
+  }
+
+  /** Each of {@code denoms}' committed supply on {@code chain} is the sum of its balances. */
+  public static void assertSuppliesAreSumsOfBalances(ChainApp chain, String... denoms) {
+    for (String denom : denoms) {
+      assertEquals(chain.totalSupply(denom),
+          chain.query(ctx -> chain.bank().sumOfBalances(ctx, denom)), denom);
+    }
+  }
+
+  /** Each outcome was counted at least once. */
+  public static void assertEveryOutcome(Map<String, Integer> counted, String... outcomes) {
+    for (String outcome : outcomes) {
+      assertTrue(counted.getOrDefault(outcome, 0) > 0, outcome + " never happened: " + counted);
+    }
   }
 
   public void relay() {
