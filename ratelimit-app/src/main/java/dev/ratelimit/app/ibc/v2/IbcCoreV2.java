@@ -12,7 +12,6 @@ import dev.ratelimit.app.state.ValueReader;
 import dev.ratelimit.app.state.ValueWriter;
 import dev.ratelimit.app.tx.TxException;
 import dev.ratelimit.core.host.BlockContext;
-import dev.ratelimit.core.model.Sha256;
 import dev.ratelimit.core.model.Texts;
 import dev.ratelimit.core.store.KvScan;
 import dev.ratelimit.core.store.KvStore;
@@ -24,7 +23,6 @@ import dev.ratelimit.middleware.ibc.v2.PacketStatus;
 import dev.ratelimit.middleware.ibc.v2.Payload;
 import dev.ratelimit.middleware.ibc.v2.RecvPacketResult;
 import dev.ratelimit.middleware.ibc.v2.WriteAcknowledgementWrapper;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -81,8 +79,7 @@ public final class IbcCoreV2 implements WriteAcknowledgementWrapper, AsyncPacket
   /** ibc-go's {@code MaxTimeoutDelta}: how far after its send block a packet may time out. */
   public static final Duration MAX_TIMEOUT_DELTA = Duration.ofHours(24);
 
-  private static final byte[] UNIVERSAL_ERROR_ACK =
-      Sha256.hash("UNIVERSAL_ERROR_ACKNOWLEDGEMENT".getBytes(StandardCharsets.US_ASCII));
+  private static final byte[] UNIVERSAL_ERROR_ACK = Acknowledgement.universalErrorBytes();
   private static final int COUNTERPARTY = 7;
   private static final int NEXT_SEQUENCE_SEND = 8;
   private static final int COMMITMENT = 9;
@@ -106,7 +103,7 @@ public final class IbcCoreV2 implements WriteAcknowledgementWrapper, AsyncPacket
     this.router = Map.copyOf(router);
   }
 
-  /** IBC v2's universal error acknowledgement, {@code sha256("UNIVERSAL_ERROR_ACKNOWLEDGEMENT")}. */
+  /** IBC v2's universal error acknowledgement (the library's {@link Acknowledgement}'s). */
   public static byte[] universalErrorAcknowledgement() {
     return UNIVERSAL_ERROR_ACK.clone();
   }

@@ -4,6 +4,7 @@ import dev.ratelimit.core.model.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * An IBC v2 acknowledgement ({@code ibc.core.channel.v2.Acknowledgement}): the application
@@ -50,6 +51,13 @@ public record Acknowledgement(List<byte[]> appAcknowledgements) {
   @Override
   public List<byte[]> appAcknowledgements() {
     return appAcknowledgements.stream().map(byte[]::clone).toList();
+  }
+
+  /** A copy of the application acknowledgement of payload {@code index}, if there is one. */
+  public Optional<byte[]> appAcknowledgement(int index) {
+    return index >= 0 && index < appAcknowledgements.size()
+        ? Optional.of(appAcknowledgements.get(index).clone())
+        : Optional.empty();
   }
 
   @Override
