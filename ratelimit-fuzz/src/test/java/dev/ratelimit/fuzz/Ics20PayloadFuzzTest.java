@@ -168,9 +168,9 @@ class Ics20PayloadFuzzTest {
   private static byte[] record(FuzzedDataProvider in, long number) {
     int wireType = rarely(in) ? in.consumeInt(0, 7) : 2;
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ReferenceProtobuf.writeVarint(out, number << 3 | wireType, extraBytes(in));
+    varint(in, out, number << 3 | wireType);
     switch (wireType) {
-      case 0 -> ReferenceProtobuf.writeVarint(out, in.consumeLong(), extraBytes(in));
+      case 0 -> varint(in, out, in.consumeLong());
       case 1 -> out.writeBytes(in.consumeBytes(8));
       case 5 -> out.writeBytes(in.consumeBytes(4));
       case 2 -> {
@@ -182,7 +182,7 @@ class Ics20PayloadFuzzTest {
           case 14 -> bytes.length + in.consumeInt(-3, 3);
           default -> bytes.length;
         };
-        ReferenceProtobuf.writeVarint(out, length, extraBytes(in));
+        varint(in, out, length);
         out.writeBytes(bytes);
       }
       default -> { } // groups (3, 4) and the wire types that do not exist (6, 7): no payload
@@ -190,9 +190,20 @@ class Ics20PayloadFuzzTest {
     return out.toByteArray();
   }
 
-  /** Mostly none: how many bytes longer than needed a varint is written (past 10 it is invalid). */
-  private static int extraBytes(FuzzedDataProvider in) {
-    return rarely(in) ? in.consumeInt(1, 10) : 0;
+  /**
+   * {@code value} (unsigned) as a varint, mostly minimal; sometimes with 1 to 10 groups more than
+   * needed (past 10 bytes it is invalid), the last of them holding any bits (so a 10th byte
+   * above 1, past 64 bits, can be written).
+   */
+  private static void varint(FuzzedDataProvider in, ByteArrayOutputStream out, long value) {
+    int extra = rarely(in) ? in.consumeInt(1, 10) : 0;
+    int top = extra > 0 ? in.consumeInt(0, 0x7f) : 0;
+    BigInteger v = new BigInteger(Long.toUnsignedString(value));
+    int groups = Math.max(1, (v.bitLength() + 6) / 7) + extra;
+    for (int i = 0; i < groups; i++) {
+      int group = v.shiftRight(7 * i).intValue() & 0x7f;
+      out.write(i < groups - 1 ? group | 0x80 : group | top);
+    }
   }
 
   /**

@@ -96,17 +96,13 @@ final class ReferenceProtobuf {
     return out.toByteArray();
   }
 
-  /** {@code value} (unsigned) as a varint, with {@code extra} more bytes than needed. */
-  static void writeVarint(ByteArrayOutputStream out, long value, int extra) {
-    BigInteger v = new BigInteger(Long.toUnsignedString(value));
-    int groups = Math.max(1, (v.bitLength() + 6) / 7) + extra;
-    for (int i = 0; i < groups; i++) {
-      int group = v.shiftRight(7 * i).intValue() & 0x7f;
-      out.write(i < groups - 1 ? group | 0x80 : group);
+  /** A non-negative {@code value} as a varint: 7 bits a byte, low groups first. */
+  private static void writeVarint(ByteArrayOutputStream out, long value) {
+    long v = value;
+    while (v >= 0x80) {
+      out.write((int) (v & 0x7f) | 0x80);
+      v >>= 7;
     }
-  }
-
-  static void writeVarint(ByteArrayOutputStream out, long value) {
-    writeVarint(out, value, 0);
+    out.write((int) v);
   }
 }
