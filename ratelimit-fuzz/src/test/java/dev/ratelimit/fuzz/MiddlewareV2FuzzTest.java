@@ -3,6 +3,7 @@ package dev.ratelimit.fuzz;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
@@ -27,6 +28,7 @@ import dev.ratelimit.middleware.transfer.FungibleTokenPacketData;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -93,17 +95,15 @@ class MiddlewareV2FuzzTest {
     };
     Payload payload = new Payload(sourcePort, destinationPort, version, encoding, value);
 
-    try (TestChain chain =
-        new TestChain(new MemoryKvStore(), 2, BLOCK_TIME, PREFIX)) {
+    try (TestChain chain = new TestChain(new MemoryKvStore(), 2, BLOCK_TIME, PREFIX)) {
       chain.initGenesis(GENESIS);
       App app = new App(appStatus);
       RateLimitMiddlewareV2 middleware = new RateLimitMiddlewareV2(chain.keeper(), () -> app,
           (ctx, client, seq, ack) -> { }, (ctx, client, seq) -> Optional.empty());
       String digestBefore = chain.digest();
       BlockContext ctx = chain.ctx();
-      Object expected;
+      Object expected = expected(send, sourceClient, destinationClient, sequence, payload);
       if (send) {
-        expected = expectedSend(sourceClient, sequence, payload);
         if (expected instanceof ErrorCode code) {
           RateLimitException e = assertThrows(RateLimitException.class, () -> middleware
               .onSendPacket(ctx, sourceClient, destinationClient, sequence, payload, "signer"));
@@ -114,7 +114,6 @@ class MiddlewareV2FuzzTest {
               ctx, sourceClient, destinationClient, sequence, payload, "signer");
         }
       } else {
-        expected = expectedRecv(sourceClient, destinationClient, sequence, payload);
         RecvPacketResult result = middleware.onRecvPacket(
             ctx, sourceClient, destinationClient, sequence, payload, "relayer");
         if (expected instanceof ErrorCode code) {
@@ -135,8 +134,8 @@ class MiddlewareV2FuzzTest {
       Genesis after = chain.keeper().exportGenesis(chain.ctx());
       Map<Path, Flow> flows =
           after.rateLimits().stream().collect(Collectors.toMap(RateLimit::path, RateLimit::flow));
-      Map<Path, Flow> expectedFlows =
-          LIMITS.stream().collect(Collectors.toMap(RateLimit::path, RateLimit::flow));
+      Map<Path, Flow> expectedFlows = new HashMap<>(
+          LIMITS.stream().collect(Collectors.toMap(RateLimit::path, RateLimit::flow)));
       Set<PendingPacket> markers = Set.of();
       if (expectedFlows.containsKey(c.path)) {
         expectedFlows.put(c.path, send
@@ -149,57 +148,46 @@ class MiddlewareV2FuzzTest {
       assertEquals(expectedFlows, flows, "flows");
       assertEquals(send ? markers : Set.of(), Set.copyOf(after.pendingSendPackets()), "sends");
       assertEquals(send ? Set.of() : markers, Set.copyOf(after.pendingRecvPackets()), "recvs");
-      assertEquals(true, chain.store().get(APP_KEY).isPresent(), "the app's write is kept");
+      assertTrue(chain.store().get(APP_KEY).isPresent(), "the app's write is kept");
     }
   }
 
   /** What a passing packet counts against, and how much. */
   private record Counted(Path path, BigInteger amount) {}
 
-  /** SPEC §10 and §2-§5 for a send: the refusal's code, or what it counts. */
-  private static Object expectedSend(String sourceClient, long sequence, Payload p) {
+  /**
+   * SPEC §10 and §2-§5: the refusal's code, or what the packet counts against. Our client is the
+   * source on send and the destination on receive; a received denom is read with the payload's
+   * ports (SPEC §3). After the denom, sequence 0 is refused, then the quota (10 % of 1,000, nothing
+   * used yet) on a limited path.
+   */
+  private static Object expected(
+      boolean send, String sourceClient, String destinationClient, long sequence, Payload p) {
     Object decoded = Ics20PayloadFuzzTest.expectedDecode(p.version(), p.encoding(), p.value());
     if (decoded instanceof ErrorCode) {
       return decoded;
     }
-    if (!DenomFuzzTest.isHop(sourceClient)) {
+    String ours = send ? sourceClient : destinationClient;
+    if (!DenomFuzzTest.isHop(ours)) {
       return ErrorCode.INVALID_CHANNEL_OR_CLIENT_ID;
     }
     FungibleTokenPacketData data = (FungibleTokenPacketData) decoded;
-    Object denom = DenomFuzzTest.expectedSend(data.denom());
-    return counted(denom, sourceClient, sequence, data.amount());
-  }
-
-  /** The same for a receive, on our (destination) client, with the payload's ports (SPEC §3). */
-  private static Object expectedRecv(
-      String sourceClient, String destinationClient, long sequence, Payload p) {
-    Object decoded = Ics20PayloadFuzzTest.expectedDecode(p.version(), p.encoding(), p.value());
-    if (decoded instanceof ErrorCode) {
-      return decoded;
-    }
-    if (!DenomFuzzTest.isHop(destinationClient)) {
-      return ErrorCode.INVALID_CHANNEL_OR_CLIENT_ID;
-    }
-    FungibleTokenPacketData data = (FungibleTokenPacketData) decoded;
-    Object denom = DenomFuzzTest.expectedRecvInPacket(data.denom(), p.sourcePort(), sourceClient,
-        p.destinationPort(), destinationClient);
-    return counted(denom, destinationClient, sequence, data.amount());
-  }
-
-  /** After the denom: sequence 0 is refused, then the quota (10 % of 1,000, nothing used yet). */
-  private static Object counted(Object denom, String client, long sequence, BigInteger amount) {
+    Object denom = send
+        ? DenomFuzzTest.expectedSend(data.denom())
+        : DenomFuzzTest.expectedRecvInPacket(data.denom(), p.sourcePort(), sourceClient,
+            p.destinationPort(), destinationClient);
     if (denom instanceof ErrorCode) {
       return denom;
     }
     if (sequence == 0) {
       return ErrorCode.INVALID_PACKET_DATA;
     }
-    Path path = new Path((String) denom, client);
+    Path path = new Path((String) denom, ours);
     boolean limited = LIMITS.stream().anyMatch(l -> l.path().equals(path));
-    if (limited && amount.compareTo(ROOM) > 0) {
+    if (limited && data.amount().compareTo(ROOM) > 0) {
       return ErrorCode.QUOTA_EXCEEDED;
     }
-    return new Counted(path, amount);
+    return new Counted(path, data.amount());
   }
 
   /** ibc-go's acknowledgement of a receive its rate limiter refused (SPEC §6), as JSON bytes. */
