@@ -493,7 +493,7 @@ class MiddlewareFuzzTest {
     return LIMITS.stream().filter(l -> l.path().equals(path)).findFirst().orElseThrow().quota();
   }
 
-  private static String shown(Event e) {
+  static String shown(Event e) {
     if (e.type().equals(RateLimitEvents.CHANNEL_VALUE_KEPT)) {
       return e.type() + " " + new Path(e.attribute("denom").orElseThrow(),
           e.attribute("channel_or_client").orElseThrow());

@@ -11,6 +11,7 @@ import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.genesis.Genesis;
 import dev.ratelimit.core.host.BlockContext;
+import dev.ratelimit.core.keeper.RateLimitEvents;
 import dev.ratelimit.core.model.Flow;
 import dev.ratelimit.core.model.HourEpoch;
 import dev.ratelimit.core.model.Path;
@@ -42,9 +43,9 @@ import java.util.stream.Collectors;
  * Ics20PayloadFuzzTest#expectedDecode} reads it. A refused send throws a {@link
  * RateLimitException} with the spec's code and a bounded reason, writes nothing and never reaches
  * the app; a refused receive answers {@code FAILURE} with ibc-go's rate-limit error
- * acknowledgement bytes, writes nothing and never reaches the app; otherwise the app's answer is
- * returned and the flow and pending marker are as the spec says (the app's writes kept, or gone
- * with a {@code FAILURE}).
+ * acknowledgement bytes, writes nothing and never reaches the app; either emits its one event
+ * (denied, or invalid with the code). Otherwise the app's answer is returned and the flow and
+ * pending marker are as the spec says (the app's writes kept, or gone with a {@code FAILURE}).
  */
 class MiddlewareV2FuzzTest {
   private static final Instant BLOCK_TIME = Instant.parse("2024-01-05T04:30:00Z");
@@ -97,6 +98,7 @@ class MiddlewareV2FuzzTest {
 
     try (TestChain chain = new TestChain(new MemoryKvStore(), 2, BLOCK_TIME, PREFIX)) {
       chain.initGenesis(GENESIS);
+      chain.events().clear();
       App app = new App(appStatus);
       RateLimitMiddlewareV2 middleware = new RateLimitMiddlewareV2(chain.keeper(), () -> app,
           (ctx, client, seq, ack) -> { }, (ctx, client, seq) -> Optional.empty());
@@ -126,6 +128,8 @@ class MiddlewareV2FuzzTest {
       }
       boolean refused = expected instanceof ErrorCode;
       assertEquals(refused ? 0 : 1, app.calls, "the app is called iff the packet passes");
+      assertEquals(expectedEvents(expected),
+          chain.events().events().stream().map(MiddlewareFuzzTest::shown).toList(), "events");
       if (refused || appStatus == PacketStatus.FAILURE && !send) {
         assertEquals(digestBefore, chain.digest(), "nothing is written");
         return;
@@ -188,6 +192,18 @@ class MiddlewareV2FuzzTest {
       return ErrorCode.QUOTA_EXCEEDED;
     }
     return new Counted(path, data.amount());
+  }
+
+  /** A refusal's one event (SPEC §5-§6): a denial, or an invalid packet with its code. */
+  private static List<String> expectedEvents(Object expected) {
+    if (expected == ErrorCode.QUOTA_EXCEEDED) {
+      return List.of(
+          RateLimitEvents.TRANSFER_DENIED + " " + RateLimitEvents.REASON_RATE_LIMIT_EXCEEDED);
+    }
+    if (expected instanceof ErrorCode code) {
+      return List.of(RateLimitEvents.INVALID_PACKET + " " + code.code());
+    }
+    return List.of();
   }
 
   /** ibc-go's acknowledgement of a receive its rate limiter refused (SPEC §6), as JSON bytes. */
