@@ -33,6 +33,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 /**
  * Asks a running node through its CometBFT RPC: each query is a JSON-RPC {@code abci_query}
@@ -176,17 +177,26 @@ public final class NodeClient implements QuerySource {
   @Override
   public byte[] query(String path, byte[] request) {
     long deadline = System.nanoTime() + timeout.toNanos(); // one for the query, every path tried
+    return firstServed(name(), path, p -> ask(p, request, deadline));
+  }
+
+  /**
+   * The value of the first of {@code path}'s paths ({@link QueryPaths}) that the node {@code name}
+   * serves, given its answer to each: what {@link #query} makes of the answers, apart from the
+   * exchange (so a fuzz test can give it answers without a server).
+   */
+  static byte[] firstServed(String name, String path, Function<String, AbciAnswer> answerTo) {
     List<String> paths = QueryPaths.candidates(path);
     for (String p : paths) {
-      AbciAnswer answer = ask(p, request, deadline);
+      AbciAnswer answer = answerTo.apply(p);
       if (answer.code() == 0) {
         return answer.value();
       }
       if (!answer.unknownPath()) {
-        throw failure(name() + ", " + p, answer);
+        throw failure(name + ", " + p, answer);
       }
     }
-    throw new NodeException(name() + ": no rate-limit query service answers " + path + " (tried "
+    throw new NodeException(name + ": no rate-limit query service answers " + path + " (tried "
         + String.join(", ", paths) + "; each is an unknown query path there): does the chain run"
         + " the rate-limit module?");
   }
