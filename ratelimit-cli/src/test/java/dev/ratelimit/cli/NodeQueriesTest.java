@@ -347,8 +347,7 @@ class NodeQueriesTest {
             + "\"message\":\"Method not found\"}}"),
             "JSON-RPC error -32601: Method not found"},
         new Object[] {new Reply(502, "<html>Bad Gateway</html>"),
-            "HTTP 502, not a JSON-RPC answer (Unexpected character ('<' (code 60)): expected a valid"
-                + " value (JSON String, Number, Array, Object or token 'null', 'true' or 'false')):"
+            "HTTP 502, not a JSON-RPC answer (line 1 column 1: expected a JSON value, got '<'):"
                 + " \"<html>Bad Gateway</html>\""},
         new Object[] {new Reply(200, "[1]"), "HTTP 200, not a JSON-RPC answer (not an object): \"[1]\""},
         new Object[] {new Reply(503, "{\"message\":\"down for maintenance\"}"),
