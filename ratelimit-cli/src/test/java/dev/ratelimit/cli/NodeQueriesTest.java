@@ -358,7 +358,7 @@ class NodeQueriesTest {
                 + "\"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":1,\\\"result\\\":{}}\""},
         new Object[] {new Reply(200, "{\"result\":{\"response\":{\"code\":\"x\"}}}"),
             "the answer's code is not a number: \"x\""},
-        new Object[] {new Reply(200, "{\"result\":{\"response\":{\"code\":0,\"value\":\"@@\"}}}"),
+        new Object[] {new Reply(200, "{\"result\":{\"response\":{\"code\":0,\"value\":\"@@@@\"}}}"),
             "the answer's value is not base64: Illegal base64 character 40"},
         new Object[] {new Reply(200, "{\"result\":{\"response\":{\"code\":0,\"value\":7}}}"),
             "the answer's value is not a base64 string: 7"});

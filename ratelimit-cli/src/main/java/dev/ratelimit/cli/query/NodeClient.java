@@ -393,8 +393,14 @@ public final class NodeClient implements QuerySource {
         throw new NodeException(where + ": the answer's value is not a base64 string: "
             + shown(value.toString()));
       }
+      String text = value.textValue();
+      // RFC 4648 §3.2 pads, as CometBFT does; java.util.Base64 alone takes a value unpadded
+      if (text.length() % 4 != 0) {
+        throw new NodeException(where + ": the answer's value is not base64: its length, "
+            + text.length() + ", is not a multiple of 4");
+      }
       try {
-        return Base64.getDecoder().decode(value.textValue());
+        return Base64.getDecoder().decode(text);
       } catch (IllegalArgumentException e) {
         throw new NodeException(where + ": the answer's value is not base64: " + e.getMessage());
       }

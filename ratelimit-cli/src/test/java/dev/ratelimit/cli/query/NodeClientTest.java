@@ -200,6 +200,18 @@ class NodeClientTest {
         refusal(overlongNul));
   }
 
+  /** RFC 4648 base64 is padded, as CometBFT writes it; java.util.Base64 alone took it without. */
+  @Test
+  void aValueWithoutItsPadding_isRefused() {
+    assertEquals("node x, " + ALL + ": the answer's value is not base64: its length, 2, is not a"
+        + " multiple of 4", refusal("{\"result\":{\"response\":{\"value\":\"QQ\"}}}"));
+    assertEquals("node x, " + ALL + ": the answer's value is not base64: Input byte array has"
+        + " wrong 4-byte ending unit", refusal("{\"result\":{\"response\":{\"value\":\"QQ=A\"}}}"));
+    assertArrayEquals(new byte[] {'A'}, NodeClient.AbciAnswer.parse("node x, " + ALL, 200,
+        "{\"result\":{\"response\":{\"value\":\"QQ==\"}}}".getBytes(StandardCharsets.UTF_8))
+        .value());
+  }
+
   private static String refusal(String body) {
     return refusal(body.getBytes(StandardCharsets.UTF_8));
   }
