@@ -16,9 +16,10 @@ import java.util.Optional;
  * {@code Path}, {@code Quota}, {@code Flow}, {@code WhitelistedAddressPair}) may have no field of
  * another number; a response may (a newer release's pagination, say).
  *
- * <p>Where the format leaves a reader free, this reads as protobuf-java documents it, since the
- * CLI does not read the bytes itself: a varint of up to ten bytes keeps its low 64 bits (a tag or
- * a length its low 32), and messages and groups nest at most 100 deep below the response.
+ * <p>Where the format leaves a reader free, or protobuf-java reads more than it, this reads as
+ * protobuf-java does, since the CLI leaves the bytes to it: a varint of up to ten bytes keeps its
+ * low 64 bits (a tag or a length its low 32; see {@link #varint(int, boolean)}), and messages and
+ * groups nest at most 100 deep below the response.
  */
 final class ReferenceProto {
   /** protobuf-java's default recursion limit. */
@@ -136,7 +137,7 @@ final class ReferenceProto {
       }
       Object value;
       if (field.kind() == Kind.UINT64) {
-        value = varint(end);
+        value = varintValue(end);
       } else {
         int length = length(end);
         int stop = at + length;
@@ -163,7 +164,7 @@ final class ReferenceProto {
   /** Skips a field's value; a group to its own end-group. */
   private void skip(int number, int wireType, int end, int depth) throws Refused {
     switch (wireType) {
-      case 0 -> varint(end);
+      case 0 -> varintValue(end);
       case 1 -> bytes(8, end);
       case 2 -> bytes(length(end), end);
       case 5 -> bytes(4, end);
@@ -207,8 +208,23 @@ final class ReferenceProto {
     return n;
   }
 
-  /** Up to ten bytes, seven bits each, least significant first; bits beyond 64 dropped. */
+  /** A tag or a length (protobuf-java reads them as 32-bit varints). */
   private long varint(int end) throws Refused {
+    return varint(end, false);
+  }
+
+  /** A varint field's value (wire type 0), read as protobuf-java reads 64-bit varints. */
+  private long varintValue(int end) throws Refused {
+    return varint(end, true);
+  }
+
+  /**
+   * Up to ten bytes, seven bits each, least significant first; bits beyond 64 dropped. For a
+   * 64-bit value protobuf-java also ends the varint at a tenth byte whose lowest bit is set,
+   * whatever its high bit, where the format would refuse a tenth byte that continues (found by
+   * this test; the CLI leaves the wire format to protobuf-java, as its README says).
+   */
+  private long varint(int end, boolean value64) throws Refused {
     long value = 0;
     for (int i = 0; i < 10; i++) {
       if (at >= end) {
@@ -216,7 +232,7 @@ final class ReferenceProto {
       }
       int next = b[at++] & 0xFF;
       value |= (long) (next & 0x7F) << (7 * i);
-      if (next < 0x80) {
+      if (next < 0x80 || (value64 && i == 9 && (next & 1) == 1)) {
         return value;
       }
     }
