@@ -17,7 +17,8 @@ import java.util.List;
  */
 final class AnswerBodies {
   private static final String[] CODES = {"0", "1", "2", "6", "8", "14", "15", "18", "26", "-2",
-      "-0", "4294967295", "9223372036854775808", "1.0", "2e0", "\"0\"", "null", "true", "{}", "[6]"};
+      "-0", "4294967295", "9223372036854775808", "1.0", "2e0", "\"0\"", "null", "true", "{}",
+      "[6]"};
   private static final String[] CODESPACES = {"\"sdk\"", "\"ratelimit\"", "\"\"", "null", "7",
       "[\"sdk\"]", "\"rate\\u006cimit\""};
   private static final String[] LOGS = {"\"unknown query path\"",

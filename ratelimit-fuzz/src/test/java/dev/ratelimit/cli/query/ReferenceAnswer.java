@@ -103,7 +103,9 @@ final class ReferenceAnswer {
     if (number.signum() != 0) {
       return failure(number, response.get("codespace"), response.get("log"));
     }
-    return ReferenceProto.read(bytes, rpc.response).<Outcome>map(r -> answered(rpc, r)).orElse(NODE);
+    return ReferenceProto.read(bytes, rpc.response)
+        .<Outcome>map(r -> answered(rpc, r))
+        .orElse(NODE);
   }
 
   /** A non-zero code. */
@@ -147,7 +149,8 @@ final class ReferenceAnswer {
 
   /**
    * RFC 4648 §4 base64: the standard alphabet, padded to a multiple of four characters (§3.2),
-   * nothing else (§3.3: no line breaks). Pad bits need not be zero (§3.5 leaves it to the reader).
+   * nothing else (§3.3: no line breaks). Pad bits need not be zero (§3.5 leaves it to the
+   * reader).
    */
   static Optional<byte[]> base64(String text) {
     String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -57,7 +57,10 @@ final class ReferenceProto {
   static final Type RATE_LIMIT =
       new Type(true, Map.of(1, message(PATH), 2, message(QUOTA), 3, message(FLOW)));
   static final Type PAIR = new Type(true, Map.of(1, string(), 2, string()));
-  /** {@code repeated RateLimit rate_limits = 1} (three responses), or {@code RateLimit rate_limit = 1}. */
+  /**
+   * {@code repeated RateLimit rate_limits = 1} (three responses), or {@code RateLimit rate_limit =
+   * 1}.
+   */
   static final Type LIMITS_RESPONSE = new Type(false, Map.of(1, message(RATE_LIMIT)));
   static final Type DENOMS_RESPONSE = new Type(false, Map.of(1, string()));
   static final Type PAIRS_RESPONSE = new Type(false, Map.of(1, message(PAIR)));
@@ -94,8 +97,8 @@ final class ReferenceProto {
       }
       Map<Integer, List<Object>> merged = new LinkedHashMap<>();
       for (Object v : values) {
-        ((Read) v).fields.forEach(
-            (n, occurrences) -> merged.computeIfAbsent(n, k -> new ArrayList<>()).addAll(occurrences));
+        ((Read) v).fields.forEach((n, occurrences) ->
+            merged.computeIfAbsent(n, k -> new ArrayList<>()).addAll(occurrences));
       }
       return Optional.of(new Read(merged));
     }
