@@ -127,51 +127,29 @@ public final class ReferenceJson {
     }
     switch (c) {
       case '{' -> {
-        at++;
         Map<String, Object> members = new LinkedHashMap<>();
-        ws();
-        if (peek() == '}') {
-          at++;
-          return members;
+        if (!empty('}')) {
+          do {
+            ws();
+            String name = string();
+            if (members.containsKey(name) || Expected.loneSurrogate(name)) {
+              throw new Malformed();
+            }
+            ws();
+            expect(':');
+            members.put(name, value(depth + 1));
+          } while (another('}'));
         }
-        while (true) {
-          ws();
-          String name = string();
-          if (members.containsKey(name) || Expected.loneSurrogate(name)) {
-            throw new Malformed();
-          }
-          ws();
-          expect(':');
-          members.put(name, value(depth + 1));
-          ws();
-          int n = next();
-          if (n == '}') {
-            return members;
-          }
-          if (n != ',') {
-            throw new Malformed();
-          }
-        }
+        return members;
       }
       case '[' -> {
-        at++;
         List<Object> elements = new ArrayList<>();
-        ws();
-        if (peek() == ']') {
-          at++;
-          return elements;
+        if (!empty(']')) {
+          do {
+            elements.add(value(depth + 1));
+          } while (another(']'));
         }
-        while (true) {
-          elements.add(value(depth + 1));
-          ws();
-          int n = next();
-          if (n == ']') {
-            return elements;
-          }
-          if (n != ',') {
-            throw new Malformed();
-          }
-        }
+        return elements;
       }
       case '"' -> {
         return string();
@@ -189,6 +167,27 @@ public final class ReferenceJson {
         return number();
       }
     }
+  }
+
+  /** Past an object's or array's opening: whether {@code close} follows at once (then past it). */
+  private boolean empty(int close) {
+    at++;
+    ws();
+    if (peek() == close) {
+      at++;
+      return true;
+    }
+    return false;
+  }
+
+  /** After a member or element: whether a comma (another follows) or {@code close} (the end). */
+  private boolean another(int close) throws Malformed {
+    ws();
+    int n = next();
+    if (n != ',' && n != close) {
+      throw new Malformed();
+    }
+    return n == ',';
   }
 
   private Object literal(String word, Object value) throws Malformed {
