@@ -95,6 +95,20 @@ class DenomFuzzTest {
     return ibcHash(destinationPort + "/" + destinationChannel + "/" + denom);
   }
 
+  /**
+   * {@link #expectedRecv} for a packet the middleware received: a destination port with '/' is
+   * refused (code 9) where the denom would be prefixed with it, since no real port holds '/'
+   * (ICS-24).
+   */
+  static Object expectedRecvInPacket(String denom, String sourcePort, String sourceChannel,
+      String destinationPort, String destinationChannel) {
+    if (destinationPort.contains("/") && !isSourceCase(denom, sourcePort, sourceChannel)
+        && base(denom) != null) {
+      return ErrorCode.INVALID_PACKET_DATA;
+    }
+    return expectedRecv(denom, sourcePort, sourceChannel, destinationPort, destinationChannel);
+  }
+
   static boolean isSourceCase(String denom, String sourcePort, String sourceChannel) {
     return denom.startsWith(sourcePort + "/" + sourceChannel + "/");
   }

@@ -56,8 +56,11 @@ class PacketDataFuzzTest {
         .orElse(ErrorCode.INVALID_PACKET_DATA);
   }
 
-  /** SPEC §5's field rules on the reference's entries: the data, or the first fault's code. */
-  private static Object expectedData(Map<String, String> m) {
+  /**
+   * SPEC §5's field rules on the entries a reference read (JSON here; protobuf and ABI in {@link
+   * Ics20PayloadFuzzTest}): the data, or the first fault's code.
+   */
+  static Object expectedData(Map<String, String> m) {
     for (String required : KEYS.subList(0, 4)) {
       if (!m.containsKey(required)) {
         return ErrorCode.INVALID_PACKET_DATA;
