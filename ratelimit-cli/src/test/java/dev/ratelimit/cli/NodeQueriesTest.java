@@ -347,8 +347,7 @@ class NodeQueriesTest {
             + "\"message\":\"Method not found\"}}"),
             "JSON-RPC error -32601: Method not found"},
         new Object[] {new Reply(502, "<html>Bad Gateway</html>"),
-            "HTTP 502, not a JSON-RPC answer (Unexpected character ('<' (code 60)): expected a valid"
-                + " value (JSON String, Number, Array, Object or token 'null', 'true' or 'false')):"
+            "HTTP 502, not a JSON-RPC answer (line 1 column 1: expected a JSON value, got '<'):"
                 + " \"<html>Bad Gateway</html>\""},
         new Object[] {new Reply(200, "[1]"), "HTTP 200, not a JSON-RPC answer (not an object): \"[1]\""},
         new Object[] {new Reply(503, "{\"message\":\"down for maintenance\"}"),
@@ -359,7 +358,7 @@ class NodeQueriesTest {
                 + "\"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":1,\\\"result\\\":{}}\""},
         new Object[] {new Reply(200, "{\"result\":{\"response\":{\"code\":\"x\"}}}"),
             "the answer's code is not a number: \"x\""},
-        new Object[] {new Reply(200, "{\"result\":{\"response\":{\"code\":0,\"value\":\"@@\"}}}"),
+        new Object[] {new Reply(200, "{\"result\":{\"response\":{\"code\":0,\"value\":\"@@@@\"}}}"),
             "the answer's value is not base64: Illegal base64 character 40"},
         new Object[] {new Reply(200, "{\"result\":{\"response\":{\"code\":0,\"value\":7}}}"),
             "the answer's value is not a base64 string: 7"});

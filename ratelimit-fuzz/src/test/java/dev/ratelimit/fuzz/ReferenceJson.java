@@ -1,22 +1,45 @@
 package dev.ratelimit.fuzz;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * An independent reading of the one JSON shape IBC carries here (SPEC §5): valid UTF-8 holding
- * exactly one object whose keys are distinct, allowed and whose values are all strings, with only
- * JSON white space around tokens. Written from RFC 8259 and the spec, sharing no code with {@code
- * GoJson}, so the fuzzer can compare the two readings of every input.
+ * An independent reading of JSON, written from RFC 8259 and the spec, sharing no code with {@code
+ * GoJson}, {@code JsonSyntax} or Jackson, so the fuzzer can compare two readings of every input:
+ * the one shape IBC carries here (SPEC §5: valid UTF-8 holding exactly one object whose keys are
+ * distinct, allowed and whose values are all strings, with only JSON white space around tokens),
+ * and any JSON value (a node's answers to the CLI).
  */
-final class ReferenceJson {
+public final class ReferenceJson {
+  /** JSON's {@code null}, as {@link #readValue} gives it. */
+  public static final Object NULL = new Object() {
+    @Override
+    public String toString() {
+      return "null";
+    }
+  };
+
+  /** A number as written; RFC 8259's grammar. */
+  public record Number(String literal) {
+    /** Whether it has neither a fraction nor an exponent. */
+    public boolean integer() {
+      return literal.chars().noneMatch(c -> c == '.' || c == 'e' || c == 'E');
+    }
+  }
+
   private final int[] cps; // the input's code points
+  private final int maxDepth;
+  private final int maxDigits;
   private int at;
 
-  private ReferenceJson(int[] cps) {
+  private ReferenceJson(int[] cps, int maxDepth, int maxDigits) {
     this.cps = cps;
+    this.maxDepth = maxDepth;
+    this.maxDigits = maxDigits;
   }
 
   /** The object's entries in document order, or empty when the input breaks any rule. */
@@ -25,7 +48,7 @@ final class ReferenceJson {
     if (cps.isEmpty()) {
       return Optional.empty();
     }
-    ReferenceJson r = new ReferenceJson(cps.get());
+    ReferenceJson r = new ReferenceJson(cps.get(), Integer.MAX_VALUE, Integer.MAX_VALUE);
     try {
       return Optional.of(r.object(allowed));
     } catch (Malformed e) {
@@ -74,6 +97,153 @@ final class ReferenceJson {
       throw new Malformed();
     }
     return entries;
+  }
+
+  /**
+   * The one JSON value {@code cps} holds (RFC 8259 §2-§7, only JSON white space around it): an
+   * object as an ordered map, an array as a list, a string, a {@link Number}, a boolean or {@link
+   * #NULL}; or empty when it holds none. Within the limits §9 lets a reader set: at most {@code
+   * maxDepth} nested arrays and objects, at most {@code maxDigits} digits in a number (its integer,
+   * fraction and exponent together). Two equal names in one object are refused (§4 leaves them to
+   * the reader; Go's protojson refuses them), and so is a name holding a surrogate that is not half
+   * of a pair (§8.2 leaves such strings to the reader; a value may hold one).
+   */
+  public static Optional<Object> readValue(int[] cps, int maxDepth, int maxDigits) {
+    ReferenceJson r = new ReferenceJson(cps, maxDepth, maxDigits);
+    try {
+      Object value = r.value(0);
+      r.ws();
+      return r.at == cps.length ? Optional.of(value) : Optional.empty();
+    } catch (Malformed e) {
+      return Optional.empty();
+    }
+  }
+
+  private Object value(int depth) throws Malformed {
+    ws();
+    int c = peek();
+    if ((c == '{' || c == '[') && depth >= maxDepth) {
+      throw new Malformed();
+    }
+    switch (c) {
+      case '{' -> {
+        Map<String, Object> members = new LinkedHashMap<>();
+        if (!empty('}')) {
+          do {
+            ws();
+            String name = string();
+            if (members.containsKey(name) || Expected.loneSurrogate(name)) {
+              throw new Malformed();
+            }
+            ws();
+            expect(':');
+            members.put(name, value(depth + 1));
+          } while (another('}'));
+        }
+        return members;
+      }
+      case '[' -> {
+        List<Object> elements = new ArrayList<>();
+        if (!empty(']')) {
+          do {
+            elements.add(value(depth + 1));
+          } while (another(']'));
+        }
+        return elements;
+      }
+      case '"' -> {
+        return string();
+      }
+      case 't' -> {
+        return literal("true", Boolean.TRUE);
+      }
+      case 'f' -> {
+        return literal("false", Boolean.FALSE);
+      }
+      case 'n' -> {
+        return literal("null", NULL);
+      }
+      default -> {
+        return number();
+      }
+    }
+  }
+
+  /** Past an object's or array's opening: whether {@code close} follows at once (then past it). */
+  private boolean empty(int close) {
+    at++;
+    ws();
+    if (peek() == close) {
+      at++;
+      return true;
+    }
+    return false;
+  }
+
+  /** After a member or element: whether a comma (another follows) or {@code close} (the end). */
+  private boolean another(int close) throws Malformed {
+    ws();
+    int n = next();
+    if (n != ',' && n != close) {
+      throw new Malformed();
+    }
+    return n == ',';
+  }
+
+  private Object literal(String word, Object value) throws Malformed {
+    for (int i = 0; i < word.length(); i++) {
+      expect(word.charAt(i));
+    }
+    return value;
+  }
+
+  /** {@code -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?}, its digits counted. */
+  private Number number() throws Malformed {
+    int start = at;
+    if (peek() == '-') {
+      at++;
+    }
+    int digits;
+    if (peek() == '0') {
+      at++;
+      digits = 1;
+    } else if (peek() >= '1' && peek() <= '9') {
+      digits = digits();
+    } else {
+      throw new Malformed();
+    }
+    if (peek() == '.') {
+      at++;
+      digits += requiredDigits();
+    }
+    if (peek() == 'e' || peek() == 'E') {
+      at++;
+      if (peek() == '+' || peek() == '-') {
+        at++;
+      }
+      digits += requiredDigits();
+    }
+    if (digits > maxDigits) {
+      throw new Malformed();
+    }
+    return new Number(new String(cps, start, at - start));
+  }
+
+  private int requiredDigits() throws Malformed {
+    int n = digits();
+    if (n == 0) {
+      throw new Malformed();
+    }
+    return n;
+  }
+
+  private int digits() {
+    int n = 0;
+    while (peek() >= '0' && peek() <= '9') {
+      at++;
+      n++;
+    }
+    return n;
   }
 
   private String string() throws Malformed {
@@ -147,7 +317,7 @@ final class ReferenceJson {
   }
 
   /** Strict UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing above U+10FFFF. */
-  static Optional<int[]> decodeUtf8(byte[] b) {
+  public static Optional<int[]> decodeUtf8(byte[] b) {
     int[] out = new int[b.length];
     int n = 0;
     int i = 0;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ratelimit.core.ErrorCode;
+import dev.ratelimit.core.model.JsonSyntax;
 import dev.ratelimit.core.model.Texts;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -20,6 +21,8 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpConnectTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.UnresolvedAddressException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
@@ -27,12 +30,14 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 /**
  * Asks a running node through its CometBFT RPC: each query is a JSON-RPC {@code abci_query}
@@ -176,17 +181,26 @@ public final class NodeClient implements QuerySource {
   @Override
   public byte[] query(String path, byte[] request) {
     long deadline = System.nanoTime() + timeout.toNanos(); // one for the query, every path tried
+    return firstServed(name(), path, p -> ask(p, request, deadline));
+  }
+
+  /**
+   * The value of the first of {@code path}'s paths ({@link QueryPaths}) that the node {@code name}
+   * serves, given its answer to each: what {@link #query} makes of the answers, apart from the
+   * exchange (so a fuzz test can give it answers without a server).
+   */
+  static byte[] firstServed(String name, String path, Function<String, AbciAnswer> answerTo) {
     List<String> paths = QueryPaths.candidates(path);
     for (String p : paths) {
-      AbciAnswer answer = ask(p, request, deadline);
+      AbciAnswer answer = answerTo.apply(p);
       if (answer.code() == 0) {
         return answer.value();
       }
       if (!answer.unknownPath()) {
-        throw failure(name() + ", " + p, answer);
+        throw failure(name + ", " + p, answer);
       }
     }
-    throw new NodeException(name() + ": no rate-limit query service answers " + path + " (tried "
+    throw new NodeException(name + ": no rate-limit query service answers " + path + " (tried "
         + String.join(", ", paths) + "; each is an unknown query path there): does the chain run"
         + " the rate-limit module?");
   }
@@ -322,15 +336,24 @@ public final class NodeClient implements QuerySource {
     }
 
     static AbciAnswer parse(String where, int status, byte[] body) {
-      JsonNode root;
+      JsonNode root = null;
       String problem = "not an object";
       try {
-        root = JSON.readTree(body);
+        // strict UTF-8 and JSON's syntax first (JsonSyntax, as for every JSON text the library
+        // reads): Jackson alone reads UTF-16 and malformed UTF-8, stops after the first value
+        // and keeps the last of two equal names, so one answer could read one way here and
+        // another elsewhere
+        Optional<String> text = utf8(body);
+        Optional<String> syntax =
+            text.isEmpty() ? Optional.of("not valid UTF-8") : JsonSyntax.problem(text.get());
+        if (syntax.isPresent()) {
+          problem = syntax.get();
+        } else {
+          root = JSON.readTree(body);
+        }
       } catch (JsonProcessingException e) {
-        root = null;
         problem = e.getOriginalMessage();
       } catch (IOException e) {
-        root = null;
         problem = message(e);
       }
       if (root == null || !root.isObject()) {
@@ -370,10 +393,29 @@ public final class NodeClient implements QuerySource {
         throw new NodeException(where + ": the answer's value is not a base64 string: "
             + shown(value.toString()));
       }
+      String text = value.textValue();
+      // RFC 4648 §3.2 pads, as CometBFT does; java.util.Base64 alone takes a value unpadded
+      if (text.length() % 4 != 0) {
+        throw new NodeException(where + ": the answer's value is not base64: its length, "
+            + text.length() + ", is not a multiple of 4");
+      }
       try {
-        return Base64.getDecoder().decode(value.textValue());
+        return Base64.getDecoder().decode(text);
       } catch (IllegalArgumentException e) {
         throw new NodeException(where + ": the answer's value is not base64: " + e.getMessage());
+      }
+    }
+
+    /** The body's text, if it is valid UTF-8 (RFC 8259 §8.1: JSON between systems is). */
+    private static Optional<String> utf8(byte[] body) {
+      try {
+        return Optional.of(StandardCharsets.UTF_8.newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT)
+            .decode(ByteBuffer.wrap(body))
+            .toString());
+      } catch (CharacterCodingException e) {
+        return Optional.empty();
       }
     }
 

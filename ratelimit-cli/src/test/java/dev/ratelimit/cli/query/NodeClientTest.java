@@ -175,6 +175,52 @@ class NodeClientTest {
     }
   }
 
+  /**
+   * An answer is one JSON text in UTF-8 or refused: Jackson alone took the first of two values,
+   * the last of two equal names, a byte-order mark, UTF-16 and malformed UTF-8 (found by
+   * NodeAnswerFuzzTest), so one answer could read one way here and another elsewhere.
+   */
+  @Test
+  void aBodyThatIsNotOneJsonTextInUtf8_isRefused() {
+    String where = "node x, " + ALL + ": HTTP 200, not a JSON-RPC answer (";
+    assertEquals(where + "line 1 column 28: unexpected '{' after the JSON value): "
+        + "\"{\\\"result\\\":{\\\"response\\\":{}}} {}\"",
+        refusal("{\"result\":{\"response\":{}}} {}"));
+    assertEquals(where + "line 1 column 33: duplicate key \"code\"): "
+        + "\"{\\\"result\\\":{\\\"response\\\":{\\\"code\\\":5,\\\"code\\\":0}}}\"",
+        refusal("{\"result\":{\"response\":{\"code\":5,\"code\":0}}}"));
+    assertEquals(where + "line 1 column 1: expected a JSON value, got U+FEFF): "
+        + "\"\\ufeff{\\\"result\\\":{\\\"response\\\":{}}}\"",
+        refusal("\ufeff{\"result\":{\"response\":{}}}"));
+    assertEquals(where + "line 1 column 1: expected a JSON value, got U+0000): "
+        + "\"\\u0000{\\u0000}\"",
+        refusal("{}".getBytes(StandardCharsets.UTF_16BE)));
+    byte[] overlongNul = {'{', '"', 'a', '"', ':', '"', (byte) 0xC0, (byte) 0x80, '"', '}'};
+    assertEquals(where + "not valid UTF-8): \"{\\\"a\\\":\\\"\ufffd\ufffd\\\"}\"",
+        refusal(overlongNul));
+  }
+
+  /** RFC 4648 base64 is padded, as CometBFT writes it; java.util.Base64 alone took it without. */
+  @Test
+  void aValueWithoutItsPadding_isRefused() {
+    assertEquals("node x, " + ALL + ": the answer's value is not base64: its length, 2, is not a"
+        + " multiple of 4", refusal("{\"result\":{\"response\":{\"value\":\"QQ\"}}}"));
+    assertEquals("node x, " + ALL + ": the answer's value is not base64: Input byte array has"
+        + " wrong 4-byte ending unit", refusal("{\"result\":{\"response\":{\"value\":\"QQ=A\"}}}"));
+    assertArrayEquals(new byte[] {'A'}, NodeClient.AbciAnswer.parse("node x, " + ALL, 200,
+        "{\"result\":{\"response\":{\"value\":\"QQ==\"}}}".getBytes(StandardCharsets.UTF_8))
+        .value());
+  }
+
+  private static String refusal(String body) {
+    return refusal(body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String refusal(byte[] body) {
+    return assertThrows(NodeException.class,
+        () -> NodeClient.AbciAnswer.parse("node x, " + ALL, 200, body)).getMessage();
+  }
+
   @Test
   void aNodeThatDoesNotAnswerInTime_timesOut() throws IOException {
     CountDownLatch release = new CountDownLatch(1);
