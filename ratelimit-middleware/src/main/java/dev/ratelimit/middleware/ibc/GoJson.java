@@ -13,9 +13,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -492,17 +490,30 @@ public final class GoJson {
   }
 
   private static String decodeUtf8(byte[] bytes, ErrorCode code) {
-    CharsetDecoder decoder =
-        StandardCharsets.UTF_8
-            .newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT);
-    ByteBuffer in = ByteBuffer.wrap(bytes);
+    return utf8(bytes, 0, bytes.length, code, "");
+  }
+
+  /**
+   * The text of {@code length} bytes of {@code bytes} from {@code from}, if they are well-formed
+   * UTF-8 as Go's {@code utf8.Valid} reads it (Java's decoder refuses the same: overlong forms,
+   * encoded surrogates, code points past U+10FFFF, cut sequences); never replacement characters,
+   * so two different byte strings never read as the same text. The one strict UTF-8 reader of the
+   * middleware's decoders (JSON here, the binary payload encodings).
+   *
+   * @throws RateLimitException with {@code code}: {@code what} + "not valid UTF-8 at byte N", N the
+   *     offending byte's index in {@code bytes}
+   */
+  public static String utf8(byte[] bytes, int from, int length, ErrorCode code, String what) {
+    ByteBuffer in = ByteBuffer.wrap(bytes, from, length);
     try {
-      CharBuffer chars = decoder.decode(in);
-      return chars.toString();
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(in)
+          .toString();
     } catch (CharacterCodingException e) {
-      throw new RateLimitException(code, "not valid UTF-8 at byte " + in.position());
+      throw new RateLimitException(code, what + "not valid UTF-8 at byte " + in.position());
     }
   }
 

@@ -2,6 +2,7 @@ package dev.ratelimit.middleware.transfer;
 
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
+import dev.ratelimit.middleware.ibc.GoJson;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -69,7 +70,8 @@ final class AbiPacketData {
           throw refused(field + " has a non-zero padding byte at byte " + k);
         }
       }
-      fields[STRINGS[i]] = StrictUtf8.decode(value, at, length, field);
+      fields[STRINGS[i]] = GoJson.utf8(value, at, length,
+          ErrorCode.INVALID_PACKET_DATA, field + " is ");
       next += WORD + (int) padded;
     }
     int end = BASE + next;

@@ -2,6 +2,7 @@ package dev.ratelimit.middleware.transfer;
 
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
+import dev.ratelimit.middleware.ibc.GoJson;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -83,7 +84,8 @@ final class ProtobufPacketData {
                 lengthAt,
                 in.length));
       }
-      fields[index] = StrictUtf8.decode(in, pos, (int) length, field);
+      fields[index] = GoJson.utf8(in, pos, (int) length,
+          ErrorCode.INVALID_PACKET_DATA, field + " is ");
       pos += (int) length;
     }
     for (int i = 0; i < count; i++) {
