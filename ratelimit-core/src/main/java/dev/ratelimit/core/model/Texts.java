@@ -94,9 +94,13 @@ public final class Texts {
     return sb.toString();
   }
 
-  /** An ASCII control character (below U+0020, or DEL): {@link #quote} escapes it. */
+  /**
+   * A character that can break or rewrite a line of a log or an event: a C0 control (below
+   * U+0020), DEL, a C1 control (U+0080..U+009F, among them U+0085, "next line") or the line and
+   * paragraph separators U+2028 and U+2029. {@link #quote} escapes it.
+   */
   public static boolean isControl(int c) {
-    return c < 0x20 || c == 0x7f;
+    return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029;
   }
 
   /**

@@ -65,7 +65,7 @@ class TextsTest {
     assertEquals("\"\"", Texts.quote(""));
     assertEquals("\"uatom\"", Texts.quote("uatom"));
     assertEquals("\" ibc/x \"", Texts.quote(" ibc/x "));
-    assertEquals("\"a\\u0000b\\u001fc\\u007fd\u0080\"", Texts.quote("a\u0000b\u001fc\u007fd\u0080"));
+    assertEquals("\"a\\u0000b\\u001fc\\u007fd\\u0080\"", Texts.quote("a\u0000b\u001fc\u007fd\u0080"));
     assertEquals("\"say \\\"hi\\\" \\\\ bye\"", Texts.quote("say \"hi\" \\ bye"));
     String eighty = "x".repeat(80);
     assertEquals("\"" + eighty + "\"", Texts.quote(eighty));
@@ -102,8 +102,11 @@ class TextsTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"0, true", "1F, true", "20, false", "7E, false", "7F, true", "80, false", "85, false"})
-  void isControl_asciiControlsAndDelOnly(String hex, boolean control) {
+  @CsvSource({
+    "0, true", "1F, true", "20, false", "7E, false", "7F, true", "80, true", "85, true", "9F, true",
+    "A0, false", "2027, false", "2028, true", "2029, true", "202A, false"
+  })
+  void isControl_c0C1DelAndLineSeparators(String hex, boolean control) {
     assertEquals(control, Texts.isControl(Integer.parseInt(hex, 16)));
   }
 
