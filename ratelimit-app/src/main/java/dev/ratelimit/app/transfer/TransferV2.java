@@ -55,16 +55,23 @@ public final class TransferV2 implements IbcModule {
    * port {@code transfer} (the rate-limit middleware, then {@link #onSendPacket}) moves the coins.
    *
    * @return the packet's sequence
-   * @throws TxException for a bad sender, receiver, amount or denom; IBC core's for a bad client
-   *     or timeout; {@link dev.ratelimit.core.RateLimitException} when the middleware refuses
+   * @throws TxException for a bad sender, receiver, amount or denom, SDK 18 (invalid request) for
+   *     an encoding other than the codec's three; IBC core's for a bad client or timeout; {@link
+   *     dev.ratelimit.core.RateLimitException} when the middleware refuses
    */
   public long transfer(BlockContext ctx, MsgTransferV2 msg) {
     transfer.requireSendable(msg.sender(), msg.receiver(), msg.amount());
     DenomTrace trace = transfer.localTrace(ctx, msg.denom());
     FungibleTokenPacketData data = new FungibleTokenPacketData(
         trace.fullPath(), msg.amount(), msg.sender(), msg.receiver(), msg.memo());
+    byte[] value;
+    try {
+      value = Ics20PayloadCodec.encode(data, msg.encoding());
+    } catch (IllegalArgumentException unknownEncoding) { // the codec's only refusal on encode
+      throw TxException.invalidRequest(unknownEncoding.getMessage());
+    }
     Payload payload = new Payload(TransferApp.PORT, TransferApp.PORT, Ics20PayloadCodec.VERSION,
-        msg.encoding(), Ics20PayloadCodec.encode(data, msg.encoding()));
+        msg.encoding(), value);
     return core.sendPacket(ctx, new MsgSendPacketV2(
         msg.sourceClient(), msg.timeoutTimestamp(), List.of(payload), msg.sender()));
   }

@@ -309,6 +309,15 @@ class IbcV2TransferTest {
         UOSMO, big(5), BOB, timeout));
     assertEquals(14, noCounterparty.code());
 
+    for (String encoding : List.of("", "application/xml")) {
+      TxResult unknownEncoding = n.net.deliver(n.osmosis, new MsgTransferV2(ALICE, OSMO_CLIENT,
+          UOSMO, big(5), BOB, timeout, "", encoding));
+      assertEquals("sdk", unknownEncoding.codespace(), encoding);
+      assertEquals(18, unknownEncoding.code(), encoding);
+      assertTrue(unknownEncoding.log().contains("unknown payload encoding \"" + encoding + "\""),
+          unknownEncoding.log());
+    }
+
     assertEquals(big(999_900), n.osmosis.balance(ALICE, UOSMO));
     assertEquals(2, nextSequenceV2(n.osmosis));
 
