@@ -47,16 +47,24 @@ public final class StrictJson {
    * (which RFC 8259 lets a JSON reader ignore, and some editors write).
    */
   public static String utf8(byte[] content) throws Malformed {
+    String text = strictUtf8(content).orElseThrow(() -> new Malformed("not valid UTF-8"));
+    return text.startsWith("\uFEFF") ? text.substring(1) : text;
+  }
+
+  /**
+   * The text of {@code bytes} if they are valid UTF-8 (overlong forms, surrogates and cut
+   * sequences refused, where {@code new String(bytes, UTF_8)} would replace them), as it is.
+   */
+  public static Optional<String> strictUtf8(byte[] bytes) {
     try {
-      String text = StandardCharsets.UTF_8
+      return Optional.of(StandardCharsets.UTF_8
           .newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(content))
-          .toString();
-      return text.startsWith("\uFEFF") ? text.substring(1) : text;
+          .decode(ByteBuffer.wrap(bytes))
+          .toString());
     } catch (CharacterCodingException e) {
-      throw new Malformed("not valid UTF-8");
+      return Optional.empty();
     }
   }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ratelimit.cli.StrictJson;
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.model.JsonSyntax;
 import dev.ratelimit.core.model.Texts;
@@ -21,8 +22,6 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpConnectTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.UnresolvedAddressException;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
@@ -343,7 +342,7 @@ public final class NodeClient implements QuerySource {
         // reads): Jackson alone reads UTF-16 and malformed UTF-8, stops after the first value
         // and keeps the last of two equal names, so one answer could read one way here and
         // another elsewhere
-        Optional<String> text = utf8(body);
+        Optional<String> text = StrictJson.strictUtf8(body); // RFC 8259 §8.1
         Optional<String> syntax =
             text.isEmpty() ? Optional.of("not valid UTF-8") : JsonSyntax.problem(text.get());
         if (syntax.isPresent()) {
@@ -403,19 +402,6 @@ public final class NodeClient implements QuerySource {
         return Base64.getDecoder().decode(text);
       } catch (IllegalArgumentException e) {
         throw new NodeException(where + ": the answer's value is not base64: " + e.getMessage());
-      }
-    }
-
-    /** The body's text, if it is valid UTF-8 (RFC 8259 §8.1: JSON between systems is). */
-    private static Optional<String> utf8(byte[] body) {
-      try {
-        return Optional.of(StandardCharsets.UTF_8.newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT)
-            .decode(ByteBuffer.wrap(body))
-            .toString());
-      } catch (CharacterCodingException e) {
-        return Optional.empty();
       }
     }
 
