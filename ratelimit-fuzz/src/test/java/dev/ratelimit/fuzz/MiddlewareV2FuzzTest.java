@@ -130,7 +130,7 @@ class MiddlewareV2FuzzTest {
       assertEquals(refused ? 0 : 1, app.calls, "the app is called iff the packet passes");
       assertEquals(expectedEvents(expected),
           chain.events().events().stream().map(MiddlewareFuzzTest::shown).toList(), "events");
-      if (refused || appStatus == PacketStatus.FAILURE && !send) {
+      if (refused || (appStatus == PacketStatus.FAILURE && !send)) {
         assertEquals(digestBefore, chain.digest(), "nothing is written");
         return;
       }

@@ -39,7 +39,7 @@ final class ReferenceAbi {
     Map<String, String> fields = new LinkedHashMap<>();
     byte[][] raw = new byte[STRINGS.length][];
     for (int i = 0; i < STRINGS.length; i++) {
-      BigInteger at = tuple.add(word(value, tuple.add(BigInteger.valueOf(HEAD_SLOT[i] * WORD))));
+      BigInteger at = tuple.add(word(value, tuple.add(BigInteger.valueOf((long) HEAD_SLOT[i] * WORD))));
       BigInteger n = word(value, at);
       if (n == null) {
         return Optional.empty();
