@@ -214,6 +214,11 @@ class IbcCoreV2Test {
     assertEquals(5, code(() -> send(now, one)));
     assertEquals(4, code(() -> send(now + 86_401, one)));
     assertEquals(16, code(() -> send(now + 60, List.of(one.get(0), one.get(0)))));
+    // in a block after our client's time, a timeout at the block's time is already elapsed (5),
+    // though the client has not reached it
+    BlockContext later = BlockContext.of(6, NOW.plusSeconds(30), ctx.store(), events::add);
+    assertEquals(5, code(() -> core.sendPacket(
+        later, new MsgSendPacketV2(OURS, now + 30, one, ALICE))));
     assertEquals(0, module.calls);
     assertEquals(List.of(), events);
     assertEquals(1, core.nextSequenceSend(ctx, OURS));
