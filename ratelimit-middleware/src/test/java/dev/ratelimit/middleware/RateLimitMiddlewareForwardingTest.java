@@ -279,6 +279,21 @@ class RateLimitMiddlewareForwardingTest {
   }
 
   @Test
+  void anAppConstructedFirst_isTheOneCalled() {
+    IbcModule app = mock(IbcModule.class);
+    RateLimitMiddleware direct = new RateLimitMiddleware(
+        new RateLimitKeeper(new FakeBank(), new FakeChannels()), mock(Ics4Wrapper.class), app);
+    doReturn("ics20-1").when(app).onChanOpenInit(CTX, Order.UNORDERED, List.of(), "transfer",
+        "channel-0", new Counterparty("transfer", ""), "");
+
+    assertEquals("ics20-1", direct.onChanOpenInit(CTX, Order.UNORDERED, List.of(), "transfer",
+        "channel-0", new Counterparty("transfer", ""), ""));
+    assertThrows(NullPointerException.class, () -> new RateLimitMiddleware(
+        new RateLimitKeeper(new FakeBank(), new FakeChannels()), mock(Ics4Wrapper.class),
+        (IbcModule) null));
+  }
+
+  @Test
   void aSupplierReturningNull_failsClearly() {
     RateLimitMiddleware broken =
         new RateLimitMiddleware(

@@ -263,6 +263,25 @@ class RateLimitMiddlewareRecvTest {
   }
 
   @Test
+  void recvOfOurOwnDenomComingBackOnAnInvalidDestinationChannel_answersCode8_andItsAsyncAckToo() {
+    // the source case strips the prefix without reading our channel: only the id check says 8
+    Packet p = incoming(1, THEIRS, "channel-x", data("transfer/" + THEIRS + "/ustrd", "1", BOB,
+        ALICE));
+    String before = h.digest();
+
+    assertEquals(errorAck(8), ackText(recv(p)));
+    assertEquals(before, h.digest());
+    verifyNoInteractions(h.app);
+    h.assertOneInvalidPacketEvent("channel-x", 8);
+
+    h.chain.events().clear();
+    h.middleware.writeAcknowledgement(h.ctx(), p, Acknowledgement.error("x"));
+    assertEquals(before, h.digest());
+    h.assertOneInvalidPacketEvent("channel-x", 8);
+    verify(h.downstream).writeAcknowledgement(h.aBranch(), eq(p), any());
+  }
+
+  @Test
   void recvFromASourceChannelNotNamedChannelN_isCountedWithTheIdAsGiven() {
     // the source channel is the counterparty's: ICS-24 lets it be any identifier, so no code 8
     String theirs = "chan.nel+A";

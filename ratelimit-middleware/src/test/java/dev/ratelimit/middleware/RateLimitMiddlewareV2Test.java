@@ -311,6 +311,34 @@ class RateLimitMiddlewareV2Test {
   }
 
   @Test
+  void recv_onAnInvalidDestinationClientIsCode8_alsoForOurOwnDenomComingBack() {
+    // the source case strips the prefix without reading our client: only the id check says 8
+    RecvPacketResult r = middleware.onRecvPacket(
+        h.ctx(), THEIRS, "client 0", 1, payload("transfer/" + THEIRS + "/uatom", 5), RELAYER);
+
+    assertEquals(RecvPacketResult.failure(utf8(
+        "{\"error\":\"ABCI code: 8: error handling packet: see events for details\"}")), r);
+    h.assertOneInvalidPacketEvent("client 0", 8);
+    verify(app, never()).onRecvPacket(any(), any(), any(), anyLong(), any(), any());
+  }
+
+  /** IBC core would refuse such a port; the middleware still answers, never throws. */
+  @Test
+  void recv_onADestinationPortWithASlashFailsWithCode9AndAnEvent() {
+    h.addLimit(voucher, OURS, 10, 10, 24, 1_000);
+    String before = h.digest();
+
+    RecvPacketResult r = middleware.onRecvPacket(
+        h.ctx(), THEIRS, OURS, 1, withPorts(payload("uosmo", 5), PORT, "trans/fer"), RELAYER);
+
+    assertEquals(RecvPacketResult.failure(utf8(
+        "{\"error\":\"ABCI code: 9: error handling packet: see events for details\"}")), r);
+    assertEquals(before, h.digest());
+    h.assertOneInvalidPacketEvent(OURS, 9);
+    verify(app, never()).onRecvPacket(any(), any(), any(), anyLong(), any(), any());
+  }
+
+  @Test
   void recv_withoutALimitPassesThrough() {
     appReceives(RecvPacketResult.async());
 
@@ -524,6 +552,23 @@ class RateLimitMiddlewareV2Test {
     assertEquals(Set.of(), h.recvMarkers(OURS, voucher));
     verify(core).writeAcknowledgement(any(), eq(OURS), eq(5L), eq(null));
     verify(core).writeAcknowledgement(any(), eq(OURS), eq(6L), eq(new Acknowledgement(List.of())));
+  }
+
+  @Test
+  void asyncAck_ofAPacketOnAnInvalidDestinationClientSettlesNothingAndIsCode8() {
+    receivedAsync(5, 40);
+    // our own denom coming back: the source case never reads our client, only the id check does
+    Payload back = payload("transfer/" + THEIRS + "/uatom", 40);
+    when(asyncPackets.asyncPacket(any(), eq("client 0"), eq(5L)))
+        .thenReturn(Optional.of(new Packet(5, THEIRS, "client 0", 0, List.of(back))));
+    String before = h.digest();
+
+    middleware.writeAcknowledgement(
+        h.ctx(), "client 0", 5, new Acknowledgement(List.of(UNIVERSAL_ERROR_ACK)));
+
+    assertEquals(before, h.digest());
+    h.assertOneInvalidPacketEvent("client 0", 8);
+    verify(core).writeAcknowledgement(any(), eq("client 0"), eq(5L), any());
   }
 
   @Test

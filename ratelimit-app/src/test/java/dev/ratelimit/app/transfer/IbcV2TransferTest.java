@@ -40,6 +40,7 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -199,6 +200,37 @@ class IbcV2TransferTest {
   }
 
   @Test
+  void aTimeoutRelayedAlone_movesTheSendersClientPastItFirst() {
+    n.addRateLimit(n.osmosis, UOSMO, OSMO_CLIENT, 10, 10, 24);
+    n.net.setRelaying(false);
+    long timesOut = sendV2(30, BOB, Duration.ofSeconds(6)); // after its block, before the next
+    n.net.tick(); // Stride's block passes its timeout unrelayed
+    Instant before = clientTime(n.osmosis, OSMO_CLIENT);
+    n.net.setRelaying(true);
+    n.relay(); // no acknowledgement travels with it: only the timeout's own update helps
+
+    assertFalse(received(n.stride, timesOut));
+    assertTrue(clientTime(n.osmosis, OSMO_CLIENT).isAfter(before));
+    assertEquals(flow(0, 0, 1_000_000), n.flow(n.osmosis, UOSMO, OSMO_CLIENT), "given back");
+    assertEquals(big(999_900), n.osmosis.balance(ALICE, UOSMO), "refunded");
+    assertTrue(n.osmosis.query(ctx ->
+        n.osmosis.ibcV2().packetCommitment(ctx, OSMO_CLIENT, timesOut)).isEmpty());
+  }
+
+  @Test
+  void anAcknowledgementRelayedAlone_updatesTheSendersClientToo() {
+    n.net.setRelaying(false);
+    sendV2(5, BOB, Duration.ofMinutes(10));
+    n.net.setRelaying(true);
+    n.net.tick(); // Stride receives it and writes its acknowledgement
+    Instant before = clientTime(n.osmosis, OSMO_CLIENT);
+
+    n.relay(); // the acknowledgement, alone, reaches Osmosis
+
+    assertTrue(clientTime(n.osmosis, OSMO_CLIENT).isAfter(before));
+  }
+
+  @Test
   void recvOverQuota_answersFailure_universalErrorAck_senderRefunded() {
     n.addRateLimit(n.osmosis, UOSMO, OSMO_CLIENT, 10, 10, 24);
     n.addRateLimit(n.stride, STRIDE_UOSMO_V2, STRIDE_CLIENT, 10, 10, 24);
@@ -329,6 +361,45 @@ class IbcV2TransferTest {
   }
 
   @Test
+  void theTransferModuleChecksItsPayload_receiverSenderAmountAndBaseDenom() {
+    long timeout = n.timeoutV2In(Duration.ofMinutes(10));
+
+    // MsgTransferV2 checks the receiver before it builds a payload (not the limiter's code 9)
+    TxResult blank = n.net.deliver(n.osmosis, MsgTransferV2.of(
+        ALICE, OSMO_CLIENT, UOSMO, big(5), " ", timeout));
+    assertEquals(List.of("sdk", 7), List.of(blank.codespace(), blank.code()), blank.log());
+
+    // a packet sent directly: its sender must be an address (bech32 has one case) ...
+    int letter = ALICE.length() - 1;
+    while (!Character.isLetter(ALICE.charAt(letter))) {
+      letter--;
+    }
+    String mixedCase = ALICE.substring(0, letter)
+        + Character.toUpperCase(ALICE.charAt(letter)) + ALICE.substring(letter + 1);
+    TxResult mixed = n.net.deliver(n.osmosis, sendPacket(mixedCase, UOSMO, 5, timeout));
+    assertEquals(List.of("sdk", 7), List.of(mixed.codespace(), mixed.code()), mixed.log());
+    // ... sending a positive amount
+    TxResult zero = n.net.deliver(n.osmosis, sendPacket(ALICE, UOSMO, 0, timeout));
+    assertEquals(List.of("transfer", 5), List.of(zero.codespace(), zero.code()), zero.log());
+
+    // a base denom holding '/' anywhere, the first character too, is not sent over IBC v2
+    TxResult slash = n.net.deliver(n.osmosis, MsgTransferV2.of(
+        ALICE, OSMO_CLIENT, "/uosmo", big(5), BOB, timeout));
+    assertEquals(List.of("transfer", 3), List.of(slash.codespace(), slash.code()), slash.log());
+
+    assertEquals(big(999_900), n.osmosis.balance(ALICE, UOSMO));
+    assertEquals(2, nextSequenceV2(n.osmosis));
+  }
+
+  private static MsgSendPacketV2 sendPacket(
+      String sender, String denom, long amount, long timeout) {
+    FungibleTokenPacketData data = new FungibleTokenPacketData(denom, big(amount), sender, BOB, "");
+    return new MsgSendPacketV2(OSMO_CLIENT, timeout, List.of(new Payload("transfer", "transfer",
+        "ics20-1", "application/json",
+        Ics20PayloadCodec.encode(data, Ics20PayloadCodec.ENCODING_JSON))), ALICE);
+  }
+
+  @Test
   void replayingBothBlockLogsOnFreshNodes_givesTheSameAppHashes() {
     n.addRateLimit(n.stride, STRIDE_UOSMO_V2, STRIDE_CLIENT, 10, 10, 24);
     n.net.setRelaying(false);
@@ -374,6 +445,11 @@ class IbcV2TransferTest {
 
   private static long nextSequenceV2(ChainApp chain) {
     return chain.query(ctx -> chain.ibcV2().nextSequenceSend(ctx, OSMO_CLIENT));
+  }
+
+  /** The time of {@code chain}'s light client {@code client}. */
+  private static Instant clientTime(ChainApp chain, String client) {
+    return chain.query(ctx -> chain.ibc().client(ctx, client)).orElseThrow().latestTime();
   }
 
   private static boolean received(ChainApp chain, long seq) {

@@ -171,6 +171,25 @@ class Ics20PayloadCodecTest {
   }
 
   @Test
+  void protobuf_writesALengthOf128OrMoreAsAMultiByteVarint() {
+    // 200 = 0xc8 0x01 and 20,000 = 0xa0 0x9c 0x01 as base-128 varints, low group first
+    FungibleTokenPacketData twoBytes =
+        ftpd("uatom", "1000000", "sender", "receiver", "m".repeat(200));
+    byte[] bytes = Ics20PayloadCodec.encode(twoBytes, PROTO);
+    byte[] head = hex(IBC_GO_PROTO.substring(0, IBC_GO_PROTO.indexOf("2a04")));
+    assertArrayEquals(cat(head, hex("2ac801"), utf8("m".repeat(200))), bytes);
+    assertArrayEquals(generated(twoBytes).toByteArray(), bytes);
+    assertEquals(twoBytes, Ics20PayloadCodec.decode(V1, PROTO, bytes));
+
+    FungibleTokenPacketData threeBytes =
+        ftpd("uatom", "1000000", "sender", "receiver", "m".repeat(20_000));
+    bytes = Ics20PayloadCodec.encode(threeBytes, PROTO);
+    assertArrayEquals(cat(head, hex("2aa09c01"), utf8("m".repeat(20_000))), bytes);
+    assertArrayEquals(generated(threeBytes).toByteArray(), bytes);
+    assertEquals(threeBytes, Ics20PayloadCodec.decode(V1, PROTO, bytes));
+  }
+
+  @Test
   void protobuf_readsFieldsInAnyOrderAndAnExplicitEmptyMemo() {
     byte[] reversed =
         cat(pb(5, "memo"), pb(4, "receiver"), pb(3, "sender"), pb(2, "1000000"), pb(1, "uatom"));

@@ -6,14 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ratelimit.app.bank.Addresses;
 import dev.ratelimit.app.ibc.ClientState;
 import dev.ratelimit.app.ibc.IbcCore;
 import dev.ratelimit.app.ibc.IbcEvents;
+import dev.ratelimit.app.ibc.MsgUpdateClient;
 import dev.ratelimit.app.state.ChainInfo;
+import dev.ratelimit.app.state.Keys;
+import dev.ratelimit.app.state.ValueWriter;
 import dev.ratelimit.app.tx.TxException;
 import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.host.Event;
 import dev.ratelimit.core.store.MemoryKvStore;
+import dev.ratelimit.core.store.StorageException;
 import dev.ratelimit.middleware.ibc.Height;
 import dev.ratelimit.middleware.ibc.v2.Acknowledgement;
 import dev.ratelimit.middleware.ibc.v2.IbcModule;
@@ -26,6 +31,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,6 +45,7 @@ class IbcCoreV2Test {
   private static final String THEIRS = "08-wasm-3";
   private static final byte[] APP_KEY = "s/mock/written".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] UNIVERSAL_ERROR_ACK = IbcCoreV2.universalErrorAcknowledgement();
+  private static final String ALICE = Addresses.named("stride", "alice");
 
   private final List<Event> events = new ArrayList<>();
   private final BlockContext ctx = BlockContext.of(5, NOW, new MemoryKvStore(), events::add);
@@ -80,6 +87,29 @@ class IbcCoreV2Test {
     assertArrayEquals(new byte[] {1, 2}, PacketCodec.decodeAcknowledgement(PacketCodec.encode(ack))
         .appAcknowledgement(0).orElseThrow());
     assertThrows(IllegalArgumentException.class, () -> PacketCodec.decodePacket(new byte[] {10}));
+  }
+
+  @Test
+  void packetEncoding_leavesEmptyFieldsOut_asProto3Does() {
+    Packet empty = new Packet(0, "", "", 0, List.of(new Payload("", "", "", "", new byte[0])));
+    assertEquals("2a00", hex(PacketCodec.encode(empty)), "field 5, an empty payload message");
+    assertEquals(empty, PacketCodec.decodePacket(hex("2a00")));
+  }
+
+  @Test
+  void events_withoutAnEncodedPacketAreNoIbcV2Packets() {
+    Event v1 = new Event(
+        IbcEvents.SEND_PACKET, List.of(new Event.Attribute("packet_sequence", "1")));
+    assertFalse(IbcEventsV2.isV2(v1));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> IbcEventsV2.packetOf(v1));
+    assertEquals(IbcEvents.SEND_PACKET + " event has no packet", e.getMessage());
+  }
+
+  @Test
+  void counterparties_nameClientsOnBothSides() {
+    assertThrows(IllegalArgumentException.class, () -> new ClientCounterparty("client 0", THEIRS));
+    assertThrows(IllegalArgumentException.class, () -> new ClientCounterparty(OURS, "tendermint"));
   }
 
   @Test
@@ -154,6 +184,154 @@ class IbcCoreV2Test {
     assertEquals(17, code(() -> core.recv(ctx, new MsgRecvPacketV2(packet(1), "r"))));
   }
 
+  @Test
+  void success_withAnEmptyAppAcknowledgementIsRefused() {
+    module.answer = RecvPacketResult.success(new byte[0]);
+
+    assertEquals(13, code(() -> core.recv(ctx, new MsgRecvPacketV2(packet(1), "relayer"))));
+  }
+
+  @Test
+  void counterparties_areThoseOfGenesis_andACorruptOneIsNotRead() {
+    assertEquals(List.of(new ClientCounterparty(OURS, THEIRS)), core.counterparties(ctx));
+    assertEquals(Optional.of(new ClientCounterparty(OURS, THEIRS)), core.counterparty(ctx, OURS));
+    assertEquals(Optional.empty(), core.counterparty(ctx, THEIRS));
+
+    // table 7 (class javadoc), one string too many
+    ctx.store().put(Keys.of(IbcCore.PREFIX, 7).string(OURS).build(),
+        new ValueWriter().string(OURS).string(THEIRS).string("").build());
+    assertThrows(StorageException.class, () -> core.counterparty(ctx, OURS));
+  }
+
+  @Test
+  void send_refusesABadSigner_aTimeoutNotAfterTheBlockOrOver24HoursLater_andTwoPayloads() {
+    long now = NOW.getEpochSecond();
+    List<Payload> one = packet(1).payloads();
+
+    TxException signer = assertThrows(TxException.class,
+        () -> core.sendPacket(ctx, new MsgSendPacketV2(OURS, now + 60, one, "nobody")));
+    assertEquals(List.of(TxException.SDK, 7), List.of(signer.codespace(), signer.code()));
+    assertEquals(5, code(() -> send(now, one)));
+    assertEquals(4, code(() -> send(now + 86_401, one)));
+    assertEquals(16, code(() -> send(now + 60, List.of(one.get(0), one.get(0)))));
+    // in a block after our client's time, a timeout at the block's time is already elapsed (5),
+    // though the client has not reached it
+    BlockContext later = BlockContext.of(6, NOW.plusSeconds(30), ctx.store(), events::add);
+    assertEquals(5, code(() -> core.sendPacket(
+        later, new MsgSendPacketV2(OURS, now + 30, one, ALICE))));
+    assertEquals(0, module.calls);
+    assertEquals(List.of(), events);
+    assertEquals(1, core.nextSequenceSend(ctx, OURS));
+
+    assertEquals(1, send(now + 1, one));
+    assertEquals(2, send(now + 86_400, one));
+    assertEquals(2, module.calls);
+    assertEquals(3, core.nextSequenceSend(ctx, OURS));
+  }
+
+  @Test
+  void acknowledge_deletesTheCommitmentAndCallsTheModuleOnce() {
+    long timeout = NOW.getEpochSecond() + 60;
+    assertEquals(1, send(timeout, packet(1).payloads()));
+    Packet sent = new Packet(1, OURS, THEIRS, timeout, packet(1).payloads());
+    assertArrayEquals(
+        CommitmentsV2.packet(sent), core.packetCommitment(ctx, OURS, 1).orElseThrow());
+    events.clear();
+    module.calls = 0;
+    MsgAcknowledgementV2 ack = new MsgAcknowledgementV2(
+        sent, new Acknowledgement(List.of(new byte[] {1})), "relayer");
+
+    core.acknowledge(ctx, ack);
+
+    assertTrue(core.packetCommitment(ctx, OURS, 1).isEmpty());
+    assertEquals(1, module.calls);
+    assertEquals(List.of(IbcEvents.ACKNOWLEDGE_PACKET), events.stream().map(Event::type).toList());
+    assertEquals(sent, IbcEventsV2.packetOf(events.get(0)));
+
+    core.acknowledge(ctx, ack); // relayed again: a no-op
+    assertEquals(1, module.calls);
+    assertEquals(1, events.size());
+  }
+
+  @Test
+  void timeout_needsOurClientPastTheTimeout_thenDeletesTheCommitmentAndCallsTheModuleOnce() {
+    long timeout = NOW.getEpochSecond() + 60;
+    send(timeout, packet(1).payloads());
+    Packet sent = new Packet(1, OURS, THEIRS, timeout, packet(1).payloads());
+    module.calls = 0;
+    events.clear();
+
+    assertEquals(9, code(() -> core.timeout(ctx, new MsgTimeoutV2(sent, "relayer"))));
+    new IbcCore(chain, Map.of()).updateClient(
+        ctx, new MsgUpdateClient(OURS, new Height(1, 11), NOW.plusSeconds(60)));
+    core.timeout(ctx, new MsgTimeoutV2(sent, "relayer"));
+
+    assertTrue(core.packetCommitment(ctx, OURS, 1).isEmpty());
+    assertEquals(1, module.calls);
+    assertEquals(List.of(IbcEvents.TIMEOUT_PACKET), events.stream().map(Event::type).toList());
+    core.timeout(ctx, new MsgTimeoutV2(sent, "relayer")); // relayed again: a no-op
+    assertEquals(1, module.calls);
+  }
+
+  @Test
+  void acknowledgeAndTimeout_refuseBadPacketsAndAcknowledgements_evenWithoutACommitment() {
+    long timeout = NOW.getEpochSecond(); // our client (at NOW) is past it
+    Payload payload = packet(1).payloads().get(0);
+    Packet twoPayloads = new Packet(1, OURS, THEIRS, timeout, List.of(payload, payload));
+    Packet elsewhere = new Packet(1, OURS, "07-tendermint-5", timeout, List.of(payload));
+    Packet fine = new Packet(1, OURS, THEIRS, timeout, List.of(payload));
+    Acknowledgement ok = new Acknowledgement(List.of(new byte[] {1}));
+
+    assertEquals(16, code(() -> core.acknowledge(ctx, new MsgAcknowledgementV2(
+        twoPayloads, ok, "r"))));
+    assertEquals(15, code(() -> core.acknowledge(ctx, new MsgAcknowledgementV2(
+        elsewhere, ok, "r"))));
+    assertEquals(17, code(() -> core.acknowledge(ctx, new MsgAcknowledgementV2(
+        fine, new Acknowledgement(List.of(new byte[] {1}, new byte[] {2})), "r"))));
+    assertEquals(13, code(() -> core.acknowledge(ctx, new MsgAcknowledgementV2(
+        fine, new Acknowledgement(List.of(new byte[0])), "r"))));
+    assertEquals(16, code(() -> core.timeout(ctx, new MsgTimeoutV2(twoPayloads, "r"))));
+    assertEquals(15, code(() -> core.timeout(ctx, new MsgTimeoutV2(elsewhere, "r"))));
+
+    // the same packet, well formed, without a commitment: no-ops
+    core.acknowledge(ctx, new MsgAcknowledgementV2(fine, ok, "r"));
+    core.timeout(ctx, new MsgTimeoutV2(fine, "r"));
+    assertEquals(0, module.calls);
+    assertEquals(List.of(), events);
+  }
+
+  /** ibc-go's host identifiers: 2 to 128 characters for ports, 8 to 64 for clients. */
+  @Test
+  void packets_needIbcGosIdentifiersForPortsAndClients() {
+    // an accepted port then finds no module (12), a refused one is an invalid packet (16)
+    for (String port : List.of("az", "AZ", "09", "._", "+-", "#[", "]<", ">a", "p".repeat(128))) {
+      assertEquals(12, recvCode(THEIRS, port), port);
+    }
+    for (String port :
+        List.of("a", "p".repeat(129), "a`", "a{", "a@", "a/", "a:", "a ", "a\u00e9")) {
+      assertEquals(16, recvCode(THEIRS, port), port);
+    }
+    // an accepted client that is not our counterparty is 15
+    assertEquals(15, recvCode("abcdefgh", "mock"));
+    assertEquals(15, recvCode("c".repeat(64), "mock"));
+    assertEquals(16, recvCode("abcdefg", "mock"));
+    assertEquals(16, recvCode("c".repeat(65), "mock"));
+    assertEquals(0, module.calls);
+  }
+
+  /** The code of a receive (in a branch that is then dropped) from that client to that port. */
+  private int recvCode(String sourceClient, String destinationPort) {
+    Packet p = new Packet(1, sourceClient, OURS, NOW.getEpochSecond() + 60, List.of(new Payload(
+        "mock", destinationPort, "mock-1", "application/octet-stream", new byte[] {42})));
+    try (BlockContext b = ctx.branch()) {
+      return code(() -> core.recv(b, new MsgRecvPacketV2(p, "relayer")));
+    }
+  }
+
+  private long send(long timeout, List<Payload> payloads) {
+    return core.sendPacket(ctx, new MsgSendPacketV2(OURS, timeout, payloads, ALICE));
+  }
+
   private static int code(Runnable r) {
     return assertThrows(TxException.class, r::run).code();
   }
@@ -166,6 +344,10 @@ class IbcCoreV2Test {
 
   private static String hex(byte[] b) {
     return HexFormat.of().formatHex(b);
+  }
+
+  private static byte[] hex(String s) {
+    return HexFormat.of().parseHex(s);
   }
 
   /** Answers receives as told, writing a key first; counts its calls. */
