@@ -8,10 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.ratelimit.core.model.JsonSyntax;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
+import dev.ratelimit.core.model.Texts;
 import java.util.Optional;
 
 /**
@@ -52,21 +49,17 @@ public final class StrictJson {
   }
 
   /**
-   * The text of {@code bytes} if they are valid UTF-8 (overlong forms, surrogates and cut
-   * sequences refused, where {@code new String(bytes, UTF_8)} would replace them), as it is.
+   * The text of {@code bytes} if they are valid UTF-8 ({@link Texts#strictUtf8}: where {@code new
+   * String(bytes, UTF_8)} would replace what is not), as it is.
    */
   public static Optional<String> strictUtf8(byte[] bytes) {
     try {
-      return Optional.of(StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes))
-          .toString());
-    } catch (CharacterCodingException e) {
+      return Optional.of(Texts.strictUtf8(bytes, 0, bytes.length));
+    } catch (Texts.MalformedUtf8Exception e) {
       return Optional.empty();
     }
   }
+
 
   /** The one JSON value {@code text} holds. */
   public static JsonNode parse(String text) throws Malformed {

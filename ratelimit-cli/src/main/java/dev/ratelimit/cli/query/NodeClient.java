@@ -348,7 +348,7 @@ public final class NodeClient implements QuerySource {
         if (syntax.isPresent()) {
           problem = syntax.get();
         } else {
-          root = JSON.readTree(body);
+          root = JSON.readTree(text.get()); // decoded once, above
         }
       } catch (JsonProcessingException e) {
         problem = e.getOriginalMessage();

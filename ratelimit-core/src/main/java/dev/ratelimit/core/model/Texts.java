@@ -21,6 +21,45 @@ public final class Texts {
     return value;
   }
 
+  /**
+   * The text of {@code length} bytes of {@code bytes} from {@code from}, if they are well-formed
+   * UTF-8 as Go's {@code utf8.Valid} reads it (Java's decoder refuses the same: overlong forms,
+   * encoded surrogates, code points past U+10FFFF, cut sequences); never replacement characters,
+   * so two different byte strings never read as the same text. The one strict UTF-8 reader of the
+   * project (packet data, payloads, scenario and genesis files, a node's answers).
+   *
+   * @throws MalformedUtf8Exception naming the offending byte's index in {@code bytes}
+   */
+  public static String strictUtf8(byte[] bytes, int from, int length) {
+    java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes, from, length);
+    try {
+      return java.nio.charset.StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+          .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+          .decode(in)
+          .toString();
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw new MalformedUtf8Exception(in.position());
+    }
+  }
+
+  /** Bytes that are not well-formed UTF-8 ({@link #strictUtf8}), from byte {@link #at()} on. */
+  public static final class MalformedUtf8Exception extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+    private final int at;
+
+    MalformedUtf8Exception(int at) {
+      super("not valid UTF-8 at byte " + at);
+      this.at = at;
+    }
+
+    /** The index, in the whole array, of the first byte that is not well-formed UTF-8. */
+    public int at() {
+      return at;
+    }
+  }
+
   /** The index of the first surrogate that is not half of a pair, or -1 (valid Unicode text). */
   public static int firstUnpairedSurrogate(String value) {
     int n = value.length();

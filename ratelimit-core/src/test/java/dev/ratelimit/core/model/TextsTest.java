@@ -110,6 +110,20 @@ class TextsTest {
     assertEquals(control, Texts.isControl(Integer.parseInt(hex, 16)));
   }
 
+  /** Strict UTF-8: the range only, never a replacement character; the first bad byte's index. */
+  @Test
+  void strictUtf8_readsTheRange_andNamesTheFirstBadByteInTheWholeArray() {
+    byte[] bytes = {'x', 'a', (byte) 0xc3, (byte) 0xa9, 'b', (byte) 0xc0, (byte) 0xaf, 'y'};
+    assertEquals("a\u00e9b", Texts.strictUtf8(bytes, 1, 4));
+    Texts.MalformedUtf8Exception overlong =
+        assertThrows(Texts.MalformedUtf8Exception.class, () -> Texts.strictUtf8(bytes, 1, 6));
+    assertEquals(5, overlong.at());
+    assertEquals("not valid UTF-8 at byte 5", overlong.getMessage());
+    byte[] cut = {'a', (byte) 0xe2, (byte) 0x82};
+    assertEquals(1, assertThrows(Texts.MalformedUtf8Exception.class,
+        () -> Texts.strictUtf8(cut, 0, 3)).at());
+  }
+
   /** UTF-16 code units as hex joined by '+' (every Go space is one unit: all are in the BMP). */
   private static String utf16(String units) {
     StringBuilder sb = new StringBuilder();

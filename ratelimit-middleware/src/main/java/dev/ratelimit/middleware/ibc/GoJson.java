@@ -11,10 +11,7 @@ import dev.ratelimit.core.model.Texts;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
@@ -494,28 +491,20 @@ public final class GoJson {
   }
 
   /**
-   * The text of {@code length} bytes of {@code bytes} from {@code from}, if they are well-formed
-   * UTF-8 as Go's {@code utf8.Valid} reads it (Java's decoder refuses the same: overlong forms,
-   * encoded surrogates, code points past U+10FFFF, cut sequences); never replacement characters,
-   * so two different byte strings never read as the same text. The one strict UTF-8 reader of the
-   * middleware's decoders (JSON here, the binary payload encodings).
+   * {@link Texts#strictUtf8} for the middleware's decoders (JSON here, the binary payload
+   * encodings), refusing with their error code.
    *
    * @throws RateLimitException with {@code code}: {@code what} + "not valid UTF-8 at byte N", N the
    *     offending byte's index in {@code bytes}
    */
   public static String utf8(byte[] bytes, int from, int length, ErrorCode code, String what) {
-    ByteBuffer in = ByteBuffer.wrap(bytes, from, length);
     try {
-      return StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(in)
-          .toString();
-    } catch (CharacterCodingException e) {
-      throw new RateLimitException(code, what + "not valid UTF-8 at byte " + in.position());
+      return Texts.strictUtf8(bytes, from, length);
+    } catch (Texts.MalformedUtf8Exception e) {
+      throw new RateLimitException(code, what + e.getMessage());
     }
   }
+
 
   private static String describe(JsonToken t) {
     if (t == null) {
