@@ -60,7 +60,6 @@ public final class StrictJson {
     }
   }
 
-
   /** The one JSON value {@code text} holds. */
   public static JsonNode parse(String text) throws Malformed {
     if (text.isBlank()) {

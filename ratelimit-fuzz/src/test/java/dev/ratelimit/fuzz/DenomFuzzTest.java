@@ -147,7 +147,6 @@ class DenomFuzzTest {
     return "ibc/" + HexFormat.of().formatHex(Expected.sha256(path)).toUpperCase(Locale.ROOT);
   }
 
-
   @FuzzTest(maxDuration = "5m")
   void traceParse_agreesWithTheReference(FuzzedDataProvider in) {
     String path = in.consumeRemainingAsString();

@@ -1,6 +1,5 @@
 package dev.ratelimit.core.model;
 
-
 /**
  * Channel and client identifier rules, exactly as ibc-go's denom-trace parser reads hop ids.
  *

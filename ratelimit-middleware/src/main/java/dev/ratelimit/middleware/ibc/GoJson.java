@@ -505,7 +505,6 @@ public final class GoJson {
     }
   }
 
-
   private static String describe(JsonToken t) {
     if (t == null) {
       return "end of input";
