@@ -1,0 +1,233 @@
+package dev.ratelimit.app.relayer;
+
+import static dev.ratelimit.app.testing.Network.ALICE;
+import static dev.ratelimit.app.testing.Network.BOB;
+import static dev.ratelimit.app.testing.Network.GENESIS;
+import static dev.ratelimit.app.testing.Network.OSMO_CH;
+import static dev.ratelimit.app.testing.Network.OSMO_CLIENT;
+import static dev.ratelimit.app.testing.Network.STRIDE_UOSMO;
+import static dev.ratelimit.app.testing.Network.STRIDE_UOSMO_V2;
+import static dev.ratelimit.app.testing.Network.UOSMO;
+import static dev.ratelimit.app.testing.Network.big;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ratelimit.app.chain.AppGenesis;
+import dev.ratelimit.app.chain.Block;
+import dev.ratelimit.app.chain.ChainApp;
+import dev.ratelimit.app.chain.TxResult;
+import dev.ratelimit.app.ibc.ChannelEnd;
+import dev.ratelimit.app.ibc.ClientState;
+import dev.ratelimit.app.ibc.Commitments;
+import dev.ratelimit.app.ibc.IbcEvents;
+import dev.ratelimit.app.ibc.MsgAcknowledgement;
+import dev.ratelimit.app.ibc.MsgRecvPacket;
+import dev.ratelimit.app.ibc.MsgUpdateClient;
+import dev.ratelimit.app.ibc.v2.IbcEventsV2;
+import dev.ratelimit.app.ibc.v2.MsgAcknowledgementV2;
+import dev.ratelimit.app.ibc.v2.MsgRecvPacketV2;
+import dev.ratelimit.app.state.ChainInfo;
+import dev.ratelimit.app.testing.Network;
+import dev.ratelimit.app.transfer.MsgTransfer;
+import dev.ratelimit.app.transfer.MsgTransferV2;
+import dev.ratelimit.app.tx.Msg;
+import dev.ratelimit.core.host.Event;
+import dev.ratelimit.middleware.ibc.Acknowledgement;
+import dev.ratelimit.middleware.ibc.Height;
+import dev.ratelimit.middleware.ibc.Packet;
+import dev.ratelimit.middleware.transfer.FungibleTokenPacketData;
+import dev.ratelimit.middleware.transfer.PacketDataCodec;
+import java.math.BigInteger;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The relayer's own choices, block by block: which account signs its messages, which messages a
+ * block gets, that a failed relay transaction is recorded, that a packet another relayer delivered
+ * is not timed out, and what stops it.
+ */
+class RelayerTest {
+  /** {@code Addresses.named("osmo", "relayer")}: SHA-256 of {@code account/relayer}, 20 bytes. */
+  private static final String OSMOSIS_RELAYER = "osmo1auq6f3s4p0avd4a6f0ad0g54z6ya6zc3cfk6yf";
+  /** {@code Addresses.named("stride", "relayer")}. */
+  private static final String STRIDE_RELAYER = "stride1auq6f3s4p0avd4a6f0ad0g54z6ya6zc3ne9kxh";
+  /** Another relayer, on Stride. */
+  private static final String HERMES = OsmosisStride.strideAccount("hermes");
+
+  @TempDir Path root;
+
+  @Test
+  void relayerAccount_isNamedOnEachChainsPrefix() {
+    try (Network n = Network.start(root)) {
+      assertEquals(OSMOSIS_RELAYER, Relayer.address(n.osmosis.info()));
+      assertEquals(STRIDE_RELAYER, Relayer.address(n.stride.info()));
+    }
+  }
+
+  @Test
+  void aPacketIsReceivedInTheSameTick_itsAckReturnsInTheNext_signedByEachTargetsRelayer() {
+    try (Network n = Network.start(root)) {
+      List<Packet> sent = sentPackets(n);
+      long timeout = n.timeoutIn(Duration.ofMinutes(10));
+      TxResult r = n.net.deliver(n.osmosis,
+          n.transferMsg(ALICE, OSMO_CH, UOSMO, 10, BOB, timeout));
+      assertTrue(r.isOk(), r.log());
+      Packet p = sent.get(0);
+      Instant t1 = GENESIS.plusSeconds(5);
+      assertEquals(List.of(new MsgRecvPacket(p, STRIDE_RELAYER)), lastMsgs(n, n.stride));
+
+      assertEquals(1, n.net.relayUntilIdle(5));
+
+      assertEquals(
+          List.of(
+              new MsgUpdateClient(OSMO_CLIENT, new Height(strideRevision(), 1), t1),
+              new MsgAcknowledgement(p, Acknowledgement.SUCCESS.toJsonBytes(), OSMOSIS_RELAYER)),
+          lastMsgs(n, n.osmosis));
+      assertEquals(List.of(), lastMsgs(n, n.stride));
+      assertEquals(big(10), n.stride.balance(BOB, STRIDE_UOSMO));
+      assertEquals(List.of(), n.net.relayer().failures());
+    }
+  }
+
+  @Test
+  void aFailedRelayTransaction_isRecordedWithItsChainMessageAndError() {
+    // Stride's end of the channel names another counterparty: it refuses Osmosis's packets
+    AppGenesis osmosis = OsmosisStride.osmosisGenesis(GENESIS).balance(ALICE, UOSMO, 100).build();
+    AppGenesis stride = AppGenesis.builder(GENESIS)
+        .client(new ClientState(OsmosisStride.STRIDE_CLIENT, OsmosisStride.OSMOSIS,
+            new Height(ChainInfo.revisionNumber(OsmosisStride.OSMOSIS), 0), GENESIS))
+        .channel(ChannelEnd.transfer(OsmosisStride.STRIDE_CHANNEL, "channel-9",
+            OsmosisStride.STRIDE_CLIENT))
+        .build();
+    try (Coordinator net = OsmosisStride.start(root, osmosis, stride)) {
+      net.submit(net.first(), new MsgTransfer(ALICE, OSMO_CH, UOSMO, BigInteger.TEN, BOB,
+          Height.ZERO, Commitments.nanos(GENESIS.plus(Duration.ofMinutes(10))), ""));
+      Coordinator.Tick tick = net.tick();
+      TxResult sent = tick.first().txs().get(0);
+      assertTrue(sent.isOk(), sent.log());
+
+      TxResult recv = tick.second().txs().get(0);
+      assertEquals(MsgRecvPacket.class, recv.msg().getClass());
+      assertEquals("ibc", recv.codespace());
+      assertEquals(3, recv.code());
+      assertEquals(List.of("stride-1: MsgRecvPacket failed (ibc 3): packet comes from"
+              + " transfer/channel-326, channel's counterparty is transfer/channel-9"),
+          net.relayer().failures());
+      assertTrue(net.relayer().isIdle(), "a failed message is not retried");
+    }
+  }
+
+  @Test
+  void aV1PacketAnotherRelayerDelivered_isNotTimedOut() {
+    try (Network n = Network.start(root)) {
+      List<Packet> sent = sentPackets(n);
+      n.net.setRelaying(false);
+      long timeout = n.timeoutIn(Duration.ofSeconds(12)); // between the 2nd and 3rd blocks
+      assertTrue(n.net.deliver(n.osmosis,
+          n.transferMsg(ALICE, OSMO_CH, UOSMO, 10, BOB, timeout)).isOk());
+      Packet p = sent.get(0);
+      // another relayer delivers it in Stride's 2nd block (T+10 s), before its timeout
+      TxResult other = n.net.deliver(n.stride, new MsgRecvPacket(p, HERMES));
+      assertTrue(other.isOk(), other.log());
+      n.net.setRelaying(true);
+
+      // our relayer: the acknowledgement in T+15 s; the packet waits for a Stride block past its
+      // timeout (T+15 s, committed in the 3rd tick), then finds the receipt and drops it
+      assertEquals(2, n.net.relayUntilIdle(5));
+
+      List<Block> osmosis = n.net.log(n.osmosis);
+      assertEquals(List.of(
+              new MsgUpdateClient(OSMO_CLIENT, new Height(strideRevision(), 2),
+                  GENESIS.plusSeconds(10)),
+              new MsgAcknowledgement(p, Acknowledgement.SUCCESS.toJsonBytes(), OSMOSIS_RELAYER)),
+          osmosis.get(2).msgs());
+      assertEquals(List.of(), osmosis.get(3).msgs(), "no timeout");
+      assertEquals(List.of(), n.net.log(n.stride).get(2).msgs());
+      assertEquals(List.of(), n.net.log(n.stride).get(3).msgs());
+      assertEquals(big(10), n.stride.balance(BOB, STRIDE_UOSMO));
+      assertEquals(List.of(), n.net.relayer().failures());
+    }
+  }
+
+  @Test
+  void aV2PacketAnotherRelayerDelivered_isNotTimedOut() {
+    try (Network n = Network.startV2(root)) {
+      List<dev.ratelimit.middleware.ibc.v2.Packet> sent = new ArrayList<>();
+      List<dev.ratelimit.middleware.ibc.v2.Acknowledgement> acks = new ArrayList<>();
+      n.net.onCommit((chain, block) -> {
+        for (Event e : block.events()) {
+          if (IbcEventsV2.isV2(e) && e.type().equals(IbcEvents.SEND_PACKET)) {
+            sent.add(IbcEventsV2.packetOf(e));
+          } else if (IbcEventsV2.isV2(e) && e.type().equals(IbcEvents.WRITE_ACKNOWLEDGEMENT)) {
+            acks.add(IbcEventsV2.acknowledgementOf(e).orElseThrow());
+          }
+        }
+      });
+      n.net.setRelaying(false);
+      long timeout = n.timeoutV2In(Duration.ofSeconds(12)); // seconds
+      assertTrue(n.net.deliver(n.osmosis, MsgTransferV2.of(
+          ALICE, OSMO_CLIENT, UOSMO, BigInteger.TEN, BOB, timeout)).isOk());
+      dev.ratelimit.middleware.ibc.v2.Packet p = sent.get(0);
+      TxResult other = n.net.deliver(n.stride, new MsgRecvPacketV2(p, HERMES));
+      assertTrue(other.isOk(), other.log());
+      n.net.setRelaying(true);
+
+      assertEquals(2, n.net.relayUntilIdle(5));
+
+      List<Block> osmosis = n.net.log(n.osmosis);
+      assertEquals(List.of(
+              new MsgUpdateClient(OSMO_CLIENT, new Height(strideRevision(), 2),
+                  GENESIS.plusSeconds(10)),
+              new MsgAcknowledgementV2(p, acks.get(0), OSMOSIS_RELAYER)),
+          osmosis.get(2).msgs());
+      assertEquals(List.of(), osmosis.get(3).msgs(), "no timeout");
+      assertEquals(List.of(), n.net.log(n.stride).get(2).msgs());
+      assertEquals(List.of(), n.net.log(n.stride).get(3).msgs());
+      assertEquals(big(10), n.stride.balance(BOB, STRIDE_UOSMO_V2));
+      assertEquals(List.of(), n.net.relayer().failures());
+    }
+  }
+
+  @Test
+  void anAcknowledgementOverAChannelItsSourceDoesNotHave_stopsTheRelayerNamingIt() {
+    // Stride also has a channel whose counterparty Osmosis lacks; a packet forged on it (the
+    // in-process chains trust relayed packets) is received and acknowledged
+    try (Network n = Network.start(root, o -> { },
+        s -> s.channel(ChannelEnd.transfer("channel-6", "channel-999", Network.STRIDE_CLIENT)),
+        dev.ratelimit.app.inject.ChainComponent::open)) {
+      Packet forged = new Packet(1, "transfer", "channel-999", "transfer", "channel-6",
+          PacketDataCodec.encode(
+              new FungibleTokenPacketData("uatom", BigInteger.TEN, ALICE, BOB, "")),
+          Height.ZERO, n.timeoutIn(Duration.ofMinutes(10)));
+      TxResult r = n.net.deliver(n.stride, new MsgRecvPacket(forged, HERMES));
+      assertTrue(r.isOk(), r.log());
+      assertTrue(r.event(IbcEvents.WRITE_ACKNOWLEDGEMENT).isPresent());
+
+      IllegalStateException e = assertThrows(IllegalStateException.class, n.net::tick);
+      assertEquals("osmosis-1 has no channel transfer/channel-999", e.getMessage());
+    }
+  }
+
+  private static List<Packet> sentPackets(Network n) {
+    List<Packet> sent = new ArrayList<>();
+    n.net.onCommit((chain, block) -> block.events().stream()
+        .filter(e -> !IbcEventsV2.isV2(e) && e.type().equals(IbcEvents.SEND_PACKET))
+        .forEach(e -> sent.add(IbcEvents.packetOf(e))));
+    return sent;
+  }
+
+  private static List<Msg> lastMsgs(Network n, ChainApp chain) {
+    List<Block> log = n.net.log(chain);
+    return log.get(log.size() - 1).msgs();
+  }
+
+  private static long strideRevision() {
+    return ChainInfo.revisionNumber(OsmosisStride.STRIDE);
+  }
+}
