@@ -110,6 +110,7 @@ final class BlockLog {
       height(out, u.height());
       out.writeLong(u.time().getEpochSecond());
       out.writeInt(u.time().getNano());
+      str(out, u.signer());
     } else if (m instanceof MsgRecvPacket r) {
       out.writeByte(5);
       packet(out, r.packet());
@@ -145,7 +146,7 @@ final class BlockLog {
         yield new MsgSubmitProposal(proposer, msgs);
       }
       case 4 -> new MsgUpdateClient(str(in), height(in),
-          Instant.ofEpochSecond(in.readLong(), in.readInt()));
+          Instant.ofEpochSecond(in.readLong(), in.readInt()), str(in));
       case 5 -> new MsgRecvPacket(packet(in), str(in));
       case 6 -> new MsgAcknowledgement(packet(in), bytes(in), str(in));
       case 7 -> new MsgTimeout(packet(in), str(in));

@@ -1,5 +1,6 @@
 package dev.ratelimit.app.ibc;
 
+import dev.ratelimit.app.bank.Addresses;
 import dev.ratelimit.app.state.ChainInfo;
 import dev.ratelimit.app.state.Keys;
 import dev.ratelimit.app.state.ValueReader;
@@ -44,6 +45,11 @@ import javax.inject.Singleton;
  * the transaction itself, so a failing callback fails the relayer's transaction and nothing
  * changes. Messages about a packet already handled (a second receive, an acknowledgement or
  * timeout whose commitment is gone) are no-ops, as in ibc-go.
+ *
+ * <p><b>Signer.</b> Every relayer message ({@link #updateClient}, {@link #recv}, {@link
+ * #acknowledge}, {@link #timeout}) first needs its signer to be an address of this chain's prefix
+ * ({@link Addresses#validate}, as ibc-go's {@code ValidateBasic}); otherwise it fails with SDK
+ * {@code invalid_address} (7) before anything is read or written.
  *
  * <p>Store (under {@code s/ibc/}): 1 channel, 2 client, 3 next send sequence, 4 packet commitment,
  * 5 receipt, 6 acknowledgement commitment; keys by port, channel and sequence. Tables 7 to 12 are
@@ -246,8 +252,13 @@ public final class IbcCore implements Ics4Wrapper, IbcChannels {
 
   // ---------------------------------------------------------------- relayer messages
 
-  /** Trusted client update: moves the client forward; an older or equal height is a no-op. */
+  /**
+   * Trusted client update: moves the client forward; an older or equal height is a no-op.
+   *
+   * @throws TxException SDK 7 (signer), IBC 10 or 11
+   */
   public void updateClient(BlockContext ctx, MsgUpdateClient msg) {
+    Addresses.validate(chain.accountPrefix(), msg.signer());
     KvStore s = ctx.store();
     ClientState client = requireClient(s, msg.clientId());
     if (Timeouts.compare(msg.height(), client.latestHeight()) <= 0) {
@@ -264,9 +275,11 @@ public final class IbcCore implements Ics4Wrapper, IbcChannels {
   /**
    * Receives a packet (ibc-go's {@code RecvPacket} then the module callback).
    *
-   * @throws TxException codes 1, 2, 3, 5 or 12; the module's exception when its callback throws
+   * @throws TxException SDK 7 (signer), IBC 1, 2, 3, 5 or 12; the module's exception when its
+   *     callback throws
    */
   public void recv(BlockContext ctx, MsgRecvPacket msg) {
+    Addresses.validate(chain.accountPrefix(), msg.relayer());
     Packet p = msg.packet();
     KvStore s = ctx.store();
     ChannelEnd ch = requireOpenChannel(s, p.destinationPort(), p.destinationChannel());
@@ -304,9 +317,11 @@ public final class IbcCore implements Ics4Wrapper, IbcChannels {
    * Processes the acknowledgement of a packet this chain sent: deletes its commitment and runs the
    * module's callback.
    *
-   * @throws TxException codes 1, 6 or 12; the module's exception when its callback throws
+   * @throws TxException SDK 7 (signer), IBC 1, 6 or 12; the module's exception when its callback
+   *     throws
    */
   public void acknowledge(BlockContext ctx, MsgAcknowledgement msg) {
+    Addresses.validate(chain.accountPrefix(), msg.relayer());
     Packet p = msg.packet();
     ChannelEnd ch = requireChannel(ctx.store(), p.sourcePort(), p.sourceChannel());
     if (!consumeCommitment(ctx.store(), p)) {
@@ -319,9 +334,11 @@ public final class IbcCore implements Ics4Wrapper, IbcChannels {
   /**
    * Times a packet out: the client of the destination must be at or past the packet's timeout.
    *
-   * @throws TxException codes 1, 6, 9, 10 or 12; the module's exception when its callback throws
+   * @throws TxException SDK 7 (signer), IBC 1, 6, 9, 10 or 12; the module's exception when its
+   *     callback throws
    */
   public void timeout(BlockContext ctx, MsgTimeout msg) {
+    Addresses.validate(chain.accountPrefix(), msg.relayer());
     Packet p = msg.packet();
     KvStore s = ctx.store();
     ChannelEnd ch = requireChannel(s, p.sourcePort(), p.sourceChannel());

@@ -33,7 +33,8 @@ import java.util.Objects;
  * A relayer between two chains, like Hermes but in-process: it reads the committed blocks' events
  * ({@code send_packet}, {@code write_acknowledgement}) and turns them into the other chain's
  * transactions ({@link MsgRecvPacket}, {@link MsgAcknowledgement}, {@link MsgTimeout}, preceded by
- * a {@link MsgUpdateClient} with the counterparty's latest committed height and time).
+ * a {@link MsgUpdateClient} with the counterparty's latest committed height and time), each
+ * signed by its account on the target chain ({@link #address}), which IBC core checks.
  *
  * <p>A packet that would be timed out in the destination's next block is not delivered; once the
  * destination has committed a block at or past the timeout, the packet is timed out on its source
@@ -154,7 +155,8 @@ public final class Relayer {
               new MsgUpdateClient(
                   clientId,
                   new Height(other.info().revisionNumber(), other.lastHeight()),
-                  other.lastBlockTime()));
+                  other.lastBlockTime(),
+                  relayer));
         }
       }
       for (PendingAck a : acks) {

@@ -10,6 +10,7 @@ import static dev.ratelimit.app.testing.Network.STRIDE_UOSMO_V2;
 import static dev.ratelimit.app.testing.Network.UOSMO;
 import static dev.ratelimit.app.testing.Network.big;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,6 +24,7 @@ import dev.ratelimit.app.ibc.Commitments;
 import dev.ratelimit.app.ibc.IbcEvents;
 import dev.ratelimit.app.ibc.MsgAcknowledgement;
 import dev.ratelimit.app.ibc.MsgRecvPacket;
+import dev.ratelimit.app.ibc.MsgTimeout;
 import dev.ratelimit.app.ibc.MsgUpdateClient;
 import dev.ratelimit.app.ibc.v2.IbcEventsV2;
 import dev.ratelimit.app.ibc.v2.MsgAcknowledgementV2;
@@ -43,7 +45,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -86,7 +90,8 @@ class RelayerTest {
 
       assertEquals(
           List.of(
-              new MsgUpdateClient(OSMO_CLIENT, new Height(strideRevision(), 1), t1),
+              new MsgUpdateClient(
+                  OSMO_CLIENT, new Height(strideRevision(), 1), t1, OSMOSIS_RELAYER),
               new MsgAcknowledgement(p, Acknowledgement.SUCCESS.toJsonBytes(), OSMOSIS_RELAYER)),
           lastMsgs(n, n.osmosis));
       assertEquals(List.of(), lastMsgs(n, n.stride));
@@ -144,7 +149,7 @@ class RelayerTest {
       List<Block> osmosis = n.net.log(n.osmosis);
       assertEquals(List.of(
               new MsgUpdateClient(OSMO_CLIENT, new Height(strideRevision(), 2),
-                  GENESIS.plusSeconds(10)),
+                  GENESIS.plusSeconds(10), OSMOSIS_RELAYER),
               new MsgAcknowledgement(p, Acknowledgement.SUCCESS.toJsonBytes(), OSMOSIS_RELAYER)),
           osmosis.get(2).msgs());
       assertEquals(List.of(), osmosis.get(3).msgs(), "no timeout");
@@ -183,7 +188,7 @@ class RelayerTest {
       List<Block> osmosis = n.net.log(n.osmosis);
       assertEquals(List.of(
               new MsgUpdateClient(OSMO_CLIENT, new Height(strideRevision(), 2),
-                  GENESIS.plusSeconds(10)),
+                  GENESIS.plusSeconds(10), OSMOSIS_RELAYER),
               new MsgAcknowledgementV2(p, acks.get(0), OSMOSIS_RELAYER)),
           osmosis.get(2).msgs());
       assertEquals(List.of(), osmosis.get(3).msgs(), "no timeout");
@@ -192,6 +197,86 @@ class RelayerTest {
       assertEquals(big(10), n.stride.balance(BOB, STRIDE_UOSMO_V2));
       assertEquals(List.of(), n.net.relayer().failures());
     }
+  }
+
+  /**
+   * IBC core refuses a relay message whose signer is not an address of the target chain (ibc-go's
+   * {@code ValidateBasic}, SDK 7), before anything else: nothing of the packet or the client
+   * changes; the relayer's own messages, signed by its address on each chain, still go through.
+   */
+  @Test
+  void v1RelayMessages_withASignerThatIsNotAnAddressOfTheTargetChain_areRefused() {
+    try (Network n = Network.start(root)) {
+      List<Packet> sent = sentPackets(n);
+      n.net.setRelaying(false);
+      assertTrue(n.net.deliver(n.osmosis,
+          n.transferMsg(ALICE, OSMO_CH, UOSMO, 10, BOB, n.timeoutIn(Duration.ofMinutes(10))))
+          .isOk());
+      Packet p = sent.get(0);
+      byte[] ack = Acknowledgement.SUCCESS.toJsonBytes();
+      Height osmosisAt100 = new Height(ChainInfo.revisionNumber(OsmosisStride.OSMOSIS), 100);
+      ClientState strideClient = strideClientOfOsmosis(n);
+      Map<String, String> badOnStride =
+          badSigners(STRIDE_RELAYER, "stride", OSMOSIS_RELAYER, "osmo");
+      Map<String, String> badOnOsmosis =
+          badSigners(OSMOSIS_RELAYER, "osmo", STRIDE_RELAYER, "stride");
+      List<String> strideRefusals = new ArrayList<>();
+      List<String> osmosisRefusals = new ArrayList<>();
+      for (Map.Entry<String, String> bad : badOnStride.entrySet()) {
+        n.net.submit(n.stride, new MsgRecvPacket(p, bad.getKey()));
+        n.net.submit(n.stride, new MsgUpdateClient(
+            Network.STRIDE_CLIENT, osmosisAt100, GENESIS.plusSeconds(60), bad.getKey()));
+        strideRefusals.addAll(List.of("sdk 7: " + bad.getValue(), "sdk 7: " + bad.getValue()));
+      }
+      for (Map.Entry<String, String> bad : badOnOsmosis.entrySet()) {
+        // with a good signer: the acknowledgement a success, the timeout refused (ibc 9)
+        n.net.submit(n.osmosis, new MsgAcknowledgement(p, ack, bad.getKey()));
+        n.net.submit(n.osmosis, new MsgTimeout(p, bad.getKey()));
+        osmosisRefusals.addAll(List.of("sdk 7: " + bad.getValue(), "sdk 7: " + bad.getValue()));
+      }
+      Coordinator.Tick tick = n.net.tick();
+
+      assertEquals(strideRefusals, codesAndLogs(tick.of(n.stride).txs()));
+      assertEquals(osmosisRefusals, codesAndLogs(tick.of(n.osmosis).txs()));
+      assertEquals(strideClient, strideClientOfOsmosis(n));
+      boolean received = n.stride.query(ctx -> n.stride.ibc().hasPacketReceipt(
+          ctx, p.destinationPort(), p.destinationChannel(), p.sequence()));
+      assertFalse(received);
+      assertTrue(n.osmosis.query(ctx -> n.osmosis.ibc().packetCommitment(
+          ctx, p.sourcePort(), p.sourceChannel(), p.sequence())).isPresent());
+      assertEquals(big(0), n.stride.balance(BOB, STRIDE_UOSMO));
+
+      n.net.setRelaying(true);
+      assertEquals(2, n.net.relayUntilIdle(5)); // the receive, then the acknowledgement
+      assertEquals(big(10), n.stride.balance(BOB, STRIDE_UOSMO));
+      assertTrue(n.osmosis.query(ctx -> n.osmosis.ibc().packetCommitment(
+          ctx, p.sourcePort(), p.sourceChannel(), p.sequence())).isEmpty());
+      assertEquals(List.of(), n.net.relayer().failures());
+    }
+  }
+
+  /**
+   * Signers that are not an address of {@code ours}'s chain, with IBC core's refusal: empty, the
+   * other chain's relayer, ours with its last character changed (checksum), a bare name.
+   */
+  private static Map<String, String> badSigners(
+      String ours, String ourPrefix, String otherChains, String otherPrefix) {
+    String badChecksum = ours.substring(0, ours.length() - 1) + (ours.endsWith("q") ? "p" : "q");
+    Map<String, String> bad = new LinkedHashMap<>();
+    bad.put("", "address must not be empty");
+    bad.put(otherChains, "address \"" + otherChains + "\" has prefix " + otherPrefix
+        + ", expected " + ourPrefix);
+    bad.put(badChecksum, "invalid address \"" + badChecksum + "\": invalid bech32 checksum");
+    bad.put("relayer", "invalid address \"relayer\": bech32 length must be in [8, 90], got 7");
+    return bad;
+  }
+
+  private static List<String> codesAndLogs(List<TxResult> txs) {
+    return txs.stream().map(r -> r.codespace() + " " + r.code() + ": " + r.log()).toList();
+  }
+
+  private static ClientState strideClientOfOsmosis(Network n) {
+    return n.stride.query(ctx -> n.stride.ibc().client(ctx, Network.STRIDE_CLIENT)).orElseThrow();
   }
 
   @Test

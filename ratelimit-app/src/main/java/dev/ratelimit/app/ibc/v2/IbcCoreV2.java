@@ -59,8 +59,10 @@ import javax.inject.Singleton;
  *       past the timeout.
  * </ul>
  *
- * Messages about a packet already handled are no-ops, as in ibc-go. Proofs are trusted (see
- * {@link IbcCore}).
+ * Messages about a packet already handled are no-ops, as in ibc-go. Every message first needs its
+ * signer (the relayer's, for receive, acknowledgement and timeout) to be an address of this
+ * chain's prefix, else it fails with SDK {@code invalid_address} (7) before anything is read or
+ * written. Proofs are trusted (see {@link IbcCore}).
  *
  * <p>Store (under {@link IbcCore#PREFIX}, after IBC v1's tables): 7 counterparty by client, 8
  * next send sequence by client (1 when absent, so a chain that sends no IBC v2 packet writes
@@ -219,10 +221,12 @@ public final class IbcCoreV2 implements WriteAcknowledgementWrapper, AsyncPacket
   /**
    * Receives a packet ({@code MsgRecvPacket}) and runs each payload's destination-port module.
    *
-   * @throws TxException codes 5, 12, 14, 15, 16 or 17 (a module answering the universal error
-   *     acknowledgement as a success); the module's exception when its callback throws
+   * @throws TxException SDK 7 (signer), IBC 5, 12, 14, 15, 16 or 17 (a module answering the
+   *     universal error acknowledgement as a success); the module's exception when its callback
+   *     throws
    */
   public void recv(BlockContext ctx, MsgRecvPacketV2 msg) {
+    Addresses.validate(chain.accountPrefix(), msg.relayer());
     Packet p = msg.packet();
     validateBasic(p);
     requireCounterparty(ctx, p.destinationClient(), p.sourceClient());
@@ -291,9 +295,10 @@ public final class IbcCoreV2 implements WriteAcknowledgementWrapper, AsyncPacket
   /**
    * Processes the acknowledgement of a packet this chain sent ({@code MsgAcknowledgement}).
    *
-   * @throws TxException codes 6, 12, 13, 14, 15, 16 or 17; the module's exception
+   * @throws TxException SDK 7 (signer), IBC 6, 12, 13, 14, 15, 16 or 17; the module's exception
    */
   public void acknowledge(BlockContext ctx, MsgAcknowledgementV2 msg) {
+    Addresses.validate(chain.accountPrefix(), msg.relayer());
     Packet p = msg.packet();
     validateBasic(p);
     validate(msg.acknowledgement());
@@ -316,9 +321,10 @@ public final class IbcCoreV2 implements WriteAcknowledgementWrapper, AsyncPacket
    * Times a packet this chain sent out ({@code MsgTimeout}): our client of the destination must
    * be at or past its timeout.
    *
-   * @throws TxException codes 6, 9, 10, 12, 14, 15 or 16; the module's exception
+   * @throws TxException SDK 7 (signer), IBC 6, 9, 10, 12, 14, 15 or 16; the module's exception
    */
   public void timeout(BlockContext ctx, MsgTimeoutV2 msg) {
+    Addresses.validate(chain.accountPrefix(), msg.relayer());
     Packet p = msg.packet();
     validateBasic(p);
     requireCounterparty(ctx, p.sourceClient(), p.destinationClient());

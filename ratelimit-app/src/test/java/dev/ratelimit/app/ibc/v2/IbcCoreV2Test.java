@@ -19,6 +19,7 @@ import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.host.Event;
 import dev.ratelimit.core.store.MemoryKvStore;
 import dev.ratelimit.core.store.StorageException;
+import dev.ratelimit.core.store.StoreDigest;
 import dev.ratelimit.middleware.ibc.Height;
 import dev.ratelimit.middleware.ibc.v2.Acknowledgement;
 import dev.ratelimit.middleware.ibc.v2.IbcModule;
@@ -29,6 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,6 +48,7 @@ class IbcCoreV2Test {
   private static final byte[] APP_KEY = "s/mock/written".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] UNIVERSAL_ERROR_ACK = IbcCoreV2.universalErrorAcknowledgement();
   private static final String ALICE = Addresses.named("stride", "alice");
+  private static final String RELAYER = Addresses.named("stride", "relayer");
 
   private final List<Event> events = new ArrayList<>();
   private final BlockContext ctx = BlockContext.of(5, NOW, new MemoryKvStore(), events::add);
@@ -116,7 +119,7 @@ class IbcCoreV2Test {
   void success_keepsTheModulesWrites_andWritesItsAcknowledgement() {
     module.answer = RecvPacketResult.success(new byte[] {1});
 
-    core.recv(ctx, new MsgRecvPacketV2(packet(1), "relayer"));
+    core.recv(ctx, new MsgRecvPacketV2(packet(1), RELAYER));
 
     assertTrue(ctx.store().has(APP_KEY));
     assertTrue(core.hasPacketReceipt(ctx, OURS, 1));
@@ -130,7 +133,7 @@ class IbcCoreV2Test {
 
     // a second delivery is a no-op: the module is not called again
     module.calls = 0;
-    core.recv(ctx, new MsgRecvPacketV2(packet(1), "relayer"));
+    core.recv(ctx, new MsgRecvPacketV2(packet(1), RELAYER));
     assertEquals(0, module.calls);
   }
 
@@ -138,7 +141,7 @@ class IbcCoreV2Test {
   void failure_discardsTheModulesWrites_andWritesTheUniversalErrorAcknowledgement() {
     module.answer = RecvPacketResult.failure("{\"error\":\"no\"}".getBytes(StandardCharsets.UTF_8));
 
-    core.recv(ctx, new MsgRecvPacketV2(packet(1), "relayer"));
+    core.recv(ctx, new MsgRecvPacketV2(packet(1), RELAYER));
 
     assertFalse(ctx.store().has(APP_KEY));
     assertTrue(core.hasPacketReceipt(ctx, OURS, 1));
@@ -151,7 +154,7 @@ class IbcCoreV2Test {
   void async_keepsThePacket_untilItsAcknowledgementIsWrittenOnce() {
     module.answer = RecvPacketResult.async();
 
-    core.recv(ctx, new MsgRecvPacketV2(packet(3), "relayer"));
+    core.recv(ctx, new MsgRecvPacketV2(packet(3), RELAYER));
 
     assertTrue(ctx.store().has(APP_KEY));
     assertTrue(core.packetAcknowledgement(ctx, OURS, 3).isEmpty());
@@ -173,22 +176,22 @@ class IbcCoreV2Test {
   void refusals_anotherCounterparty_aTimedOutPacket_aSuccessClaimingTheUniversalErrorAck() {
     Packet fromElsewhere = new Packet(1, "07-tendermint-5", OURS, NOW.getEpochSecond() + 60,
         packet(1).payloads());
-    assertEquals(15, code(() -> core.recv(ctx, new MsgRecvPacketV2(fromElsewhere, "r"))));
+    assertEquals(15, code(() -> core.recv(ctx, new MsgRecvPacketV2(fromElsewhere, RELAYER))));
     Packet late = new Packet(1, THEIRS, OURS, NOW.getEpochSecond(), packet(1).payloads());
-    assertEquals(5, code(() -> core.recv(ctx, new MsgRecvPacketV2(late, "r"))));
+    assertEquals(5, code(() -> core.recv(ctx, new MsgRecvPacketV2(late, RELAYER))));
     Packet twoPayloads = new Packet(1, THEIRS, OURS, NOW.getEpochSecond() + 60,
         List.of(packet(1).payloads().get(0), packet(1).payloads().get(0)));
-    assertEquals(16, code(() -> core.recv(ctx, new MsgRecvPacketV2(twoPayloads, "r"))));
+    assertEquals(16, code(() -> core.recv(ctx, new MsgRecvPacketV2(twoPayloads, RELAYER))));
 
     module.answer = RecvPacketResult.success(UNIVERSAL_ERROR_ACK);
-    assertEquals(17, code(() -> core.recv(ctx, new MsgRecvPacketV2(packet(1), "r"))));
+    assertEquals(17, code(() -> core.recv(ctx, new MsgRecvPacketV2(packet(1), RELAYER))));
   }
 
   @Test
   void success_withAnEmptyAppAcknowledgementIsRefused() {
     module.answer = RecvPacketResult.success(new byte[0]);
 
-    assertEquals(13, code(() -> core.recv(ctx, new MsgRecvPacketV2(packet(1), "relayer"))));
+    assertEquals(13, code(() -> core.recv(ctx, new MsgRecvPacketV2(packet(1), RELAYER))));
   }
 
   @Test
@@ -239,7 +242,7 @@ class IbcCoreV2Test {
     events.clear();
     module.calls = 0;
     MsgAcknowledgementV2 ack = new MsgAcknowledgementV2(
-        sent, new Acknowledgement(List.of(new byte[] {1})), "relayer");
+        sent, new Acknowledgement(List.of(new byte[] {1})), RELAYER);
 
     core.acknowledge(ctx, ack);
 
@@ -261,15 +264,15 @@ class IbcCoreV2Test {
     module.calls = 0;
     events.clear();
 
-    assertEquals(9, code(() -> core.timeout(ctx, new MsgTimeoutV2(sent, "relayer"))));
+    assertEquals(9, code(() -> core.timeout(ctx, new MsgTimeoutV2(sent, RELAYER))));
     new IbcCore(chain, Map.of()).updateClient(
-        ctx, new MsgUpdateClient(OURS, new Height(1, 11), NOW.plusSeconds(60)));
-    core.timeout(ctx, new MsgTimeoutV2(sent, "relayer"));
+        ctx, new MsgUpdateClient(OURS, new Height(1, 11), NOW.plusSeconds(60), RELAYER));
+    core.timeout(ctx, new MsgTimeoutV2(sent, RELAYER));
 
     assertTrue(core.packetCommitment(ctx, OURS, 1).isEmpty());
     assertEquals(1, module.calls);
     assertEquals(List.of(IbcEvents.TIMEOUT_PACKET), events.stream().map(Event::type).toList());
-    core.timeout(ctx, new MsgTimeoutV2(sent, "relayer")); // relayed again: a no-op
+    core.timeout(ctx, new MsgTimeoutV2(sent, RELAYER)); // relayed again: a no-op
     assertEquals(1, module.calls);
   }
 
@@ -283,21 +286,77 @@ class IbcCoreV2Test {
     Acknowledgement ok = new Acknowledgement(List.of(new byte[] {1}));
 
     assertEquals(16, code(() -> core.acknowledge(ctx, new MsgAcknowledgementV2(
-        twoPayloads, ok, "r"))));
+        twoPayloads, ok, RELAYER))));
     assertEquals(15, code(() -> core.acknowledge(ctx, new MsgAcknowledgementV2(
-        elsewhere, ok, "r"))));
+        elsewhere, ok, RELAYER))));
     assertEquals(17, code(() -> core.acknowledge(ctx, new MsgAcknowledgementV2(
-        fine, new Acknowledgement(List.of(new byte[] {1}, new byte[] {2})), "r"))));
+        fine, new Acknowledgement(List.of(new byte[] {1}, new byte[] {2})), RELAYER))));
     assertEquals(13, code(() -> core.acknowledge(ctx, new MsgAcknowledgementV2(
-        fine, new Acknowledgement(List.of(new byte[0])), "r"))));
-    assertEquals(16, code(() -> core.timeout(ctx, new MsgTimeoutV2(twoPayloads, "r"))));
-    assertEquals(15, code(() -> core.timeout(ctx, new MsgTimeoutV2(elsewhere, "r"))));
+        fine, new Acknowledgement(List.of(new byte[0])), RELAYER))));
+    assertEquals(16, code(() -> core.timeout(ctx, new MsgTimeoutV2(twoPayloads, RELAYER))));
+    assertEquals(15, code(() -> core.timeout(ctx, new MsgTimeoutV2(elsewhere, RELAYER))));
 
     // the same packet, well formed, without a commitment: no-ops
-    core.acknowledge(ctx, new MsgAcknowledgementV2(fine, ok, "r"));
-    core.timeout(ctx, new MsgTimeoutV2(fine, "r"));
+    core.acknowledge(ctx, new MsgAcknowledgementV2(fine, ok, RELAYER));
+    core.timeout(ctx, new MsgTimeoutV2(fine, RELAYER));
     assertEquals(0, module.calls);
     assertEquals(List.of(), events);
+  }
+
+  /**
+   * ibc-go's {@code ValidateBasic}: a relay message's signer must be an address (here of this
+   * chain's prefix), checked before anything else, as the send's.
+   */
+  @Test
+  void relayMessages_refuseASignerThatIsNotAnAddressOfThisChain_beforeTouchingState() {
+    long timeout = NOW.getEpochSecond() + 60;
+    send(timeout, packet(1).payloads());
+    Packet sent = new Packet(1, OURS, THEIRS, timeout, packet(1).payloads());
+    IbcCore v1 = new IbcCore(chain, Map.of());
+    // our client past the timeout: with a good signer, each message below would change state
+    v1.updateClient(
+        ctx, new MsgUpdateClient(OURS, new Height(1, 11), NOW.plusSeconds(60), RELAYER));
+    Acknowledgement ok = new Acknowledgement(List.of(new byte[] {1}));
+    Packet twoPayloads = new Packet(2, THEIRS, OURS, timeout,
+        List.of(packet(2).payloads().get(0), packet(2).payloads().get(0)));
+    module.calls = 0;
+    events.clear();
+    String before = StoreDigest.hex(ctx.store());
+    String otherChain = Addresses.named("osmo", "relayer");
+    String badChecksum = RELAYER.substring(0, RELAYER.length() - 1)
+        + (RELAYER.endsWith("q") ? "p" : "q");
+    Map<String, String> refusals = new LinkedHashMap<>();
+    refusals.put("", "address must not be empty");
+    refusals.put(otherChain, "address \"" + otherChain + "\" has prefix osmo, expected stride");
+    refusals.put(badChecksum, "invalid address \"" + badChecksum + "\": invalid bech32 checksum");
+    refusals.put("relayer",
+        "invalid address \"relayer\": bech32 length must be in [8, 90], got 7");
+
+    for (Map.Entry<String, String> r : refusals.entrySet()) {
+      String signer = r.getKey();
+      List<Runnable> messages = List.of(
+          () -> core.recv(ctx, new MsgRecvPacketV2(packet(1), signer)),
+          () -> core.recv(ctx, new MsgRecvPacketV2(twoPayloads, signer)), // else 16
+          () -> core.acknowledge(ctx, new MsgAcknowledgementV2(sent, ok, signer)),
+          () -> core.timeout(ctx, new MsgTimeoutV2(sent, signer)),
+          () -> v1.updateClient(
+              ctx, new MsgUpdateClient(OURS, new Height(1, 12), NOW.plusSeconds(65), signer)));
+      for (Runnable m : messages) {
+        TxException e = assertThrows(TxException.class, m::run, signer);
+        assertEquals(List.of(TxException.SDK, 7, r.getValue()),
+            List.of(e.codespace(), e.code(), e.getMessage()), signer);
+      }
+    }
+
+    assertEquals(before, StoreDigest.hex(ctx.store()));
+    assertEquals(0, module.calls);
+    assertEquals(List.of(), events);
+    // signed by an address of this chain, they go through
+    core.recv(ctx, new MsgRecvPacketV2(packet(1), RELAYER));
+    assertTrue(core.hasPacketReceipt(ctx, OURS, 1));
+    core.timeout(ctx, new MsgTimeoutV2(sent, RELAYER));
+    assertTrue(core.packetCommitment(ctx, OURS, 1).isEmpty());
+    assertEquals(2, module.calls);
   }
 
   /** ibc-go's host identifiers: 2 to 128 characters for ports, 8 to 64 for clients. */
@@ -324,7 +383,7 @@ class IbcCoreV2Test {
     Packet p = new Packet(1, sourceClient, OURS, NOW.getEpochSecond() + 60, List.of(new Payload(
         "mock", destinationPort, "mock-1", "application/octet-stream", new byte[] {42})));
     try (BlockContext b = ctx.branch()) {
-      return code(() -> core.recv(b, new MsgRecvPacketV2(p, "relayer")));
+      return code(() -> core.recv(b, new MsgRecvPacketV2(p, RELAYER)));
     }
   }
 
