@@ -58,6 +58,14 @@ public class HotPathBenchmark {
   @Param({Engines.MEMORY, Engines.LEVELDB})
   public String engine;
 
+  /**
+   * The traffic the JIT has seen before the measured packets: {@value Traffic#ASCII} (only the
+   * benchmark's packets) or, with {@code -p traffic=mixed}, {@value Traffic#MIXED} ({@link
+   * Traffic#warmUpMixed}: memos with non-ASCII text first, as a node's real traffic has).
+   */
+  @Param({Traffic.ASCII})
+  public String traffic = Traffic.ASCII;
+
   private Engines engines;
   private BenchChain chain;
   private Blocks blocks;
@@ -71,6 +79,7 @@ public class HotPathBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
+    Traffic.warmUp(traffic);
     engines = Engines.open(engine);
     chain = newChain(engines.store());
     chain.channel().cycleSequences(SEQUENCE_WINDOW);

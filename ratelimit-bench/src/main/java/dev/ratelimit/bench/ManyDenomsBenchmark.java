@@ -55,6 +55,10 @@ public class ManyDenomsBenchmark {
   @Param({Engines.MEMORY, Engines.LEVELDB})
   public String engine;
 
+  /** The JIT's warm-up traffic ({@link HotPathBenchmark#traffic}). */
+  @Param({Traffic.ASCII})
+  public String traffic = Traffic.ASCII;
+
   private Engines engines;
   private BenchChain chain;
   private Blocks blocks;
@@ -89,6 +93,7 @@ public class ManyDenomsBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
+    Traffic.warmUp(traffic);
     engines = Engines.open(engine);
     chain = newChain(engines.store());
     chain.channel().cycleSequences(SEQUENCE_WINDOW);

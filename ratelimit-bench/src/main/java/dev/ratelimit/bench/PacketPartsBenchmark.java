@@ -21,6 +21,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -47,6 +48,10 @@ public class PacketPartsBenchmark {
   /** Denoms for {@link #recvDenomNew}: 16 per slot of the resolver's memo. */
   static final int NEW_DENOMS = 16 * PureMemo.SLOTS;
 
+  /** The JIT's warm-up traffic ({@link HotPathBenchmark#traffic}). */
+  @Param({Traffic.ASCII})
+  public String traffic = Traffic.ASCII;
+
   private BenchChain chain;
   private Blocks blocks;
   private Packet packet;
@@ -58,6 +63,7 @@ public class PacketPartsBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
+    Traffic.warmUp(traffic);
     chain = HotPathBenchmark.newChain(new MemoryKvStore());
     blocks = new Blocks(chain.root());
     packet = BenchChain.receivedPacket(1);

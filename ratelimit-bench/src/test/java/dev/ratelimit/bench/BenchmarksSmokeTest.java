@@ -3,14 +3,18 @@ package dev.ratelimit.bench;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ratelimit.bench.fixture.BenchChain;
+import dev.ratelimit.core.ErrorCode;
+import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.model.Flow;
 import dev.ratelimit.core.model.Path;
 import dev.ratelimit.core.model.PureMemo;
 import dev.ratelimit.middleware.ibc.Acknowledgement;
 import dev.ratelimit.middleware.transfer.DenomTrace;
+import dev.ratelimit.middleware.transfer.PacketDataCodec;
 import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.List;
@@ -136,6 +140,48 @@ class BenchmarksSmokeTest {
           b.recvAccessesOf(7).stream().map(RecordingKvStore.Op::kind).toList());
       // 16 denoms for each memo slot: none is still memoized when its turn comes again
       assertEquals(16 * PureMemo.SLOTS, ManyDenomsBenchmark.DENOMS);
+    } finally {
+      b.tearDown();
+    }
+  }
+
+  @Test
+  void traffic_mixedWarmUp_carriesEachMemoAndRefusesTheLoneSurrogate() {
+    for (String memo : Traffic.MEMOS) {
+      assertEquals(
+          memo, PacketDataCodec.decode(Traffic.data(BenchChain.BASE_DENOM, memo)).memo(), memo);
+    }
+    RateLimitException e =
+        assertThrows(
+            RateLimitException.class, () -> PacketDataCodec.decode(Traffic.loneSurrogateMemo()));
+    assertEquals(ErrorCode.INVALID_PACKET_DATA, e.code());
+    assertTrue(e.getMessage().contains("memo"), e.getMessage());
+    // every receive is answered as the warm-up expects, or it throws
+    Traffic.warmUp(Traffic.MIXED);
+    Traffic.warmUp(Traffic.ASCII);
+  }
+
+  @Test
+  void traffic_unknownProfile_isRefusedByName() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Traffic.warmUp("emoji"));
+    assertEquals("traffic must be ascii or mixed, got emoji", e.getMessage());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {Engines.MEMORY, Engines.LEVELDB})
+  void hotPath_afterMixedTraffic_measuresTheSamePackets(String engine) {
+    HotPathBenchmark b = new HotPathBenchmark();
+    b.engine = engine;
+    b.traffic = Traffic.MIXED;
+    b.setUp();
+    try {
+      assertEquals(1, b.send());
+      assertEquals(Optional.of(Acknowledgement.SUCCESS), b.recv());
+      // the warm-up's own chain took its packets: the measured flow holds this send and receive only
+      Flow flow = b.flowOf(BenchChain.PATH);
+      assertEquals(HotPathBenchmark.FLOW.outflow().add(BenchChain.AMOUNT), flow.outflow());
+      assertEquals(HotPathBenchmark.FLOW.inflow().add(BenchChain.AMOUNT), flow.inflow());
     } finally {
       b.tearDown();
     }
