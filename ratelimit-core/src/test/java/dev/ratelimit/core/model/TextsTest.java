@@ -44,6 +44,11 @@ class TextsTest {
     "D83D+DE00+D83D+DE00, -1",
     "D83D+DE00+DC00, 2",
     "61+62+D800+DC00+D800+63, 4",
+    "E000, -1",
+    "FFFF+D83D+DE00, -1",
+    "E000+D800, 1",
+    "FFFF+61+DC00, 2",
+    "4E2D+D83D+DE00+E000+DBFF, 4",
   })
   void firstLoneSurrogate_isFoundAtItsIndex(String units, int index) {
     String s = utf16(units);
@@ -57,6 +62,36 @@ class TextsTest {
       assertSame(s, Texts.requireWellFormed(s, "field"));
     }
   }
+  @Test
+  void firstLoneSurrogate_agreesWithCodePointsOnEveryShortString() {
+    // every string of up to 5 units over the boundaries of the surrogate ranges
+    char[] alphabet = {'a', '\u00ff', '\ud7ff', '\ud800', '\udbff', '\udc00', '\udfff', '\ue000'};
+    int checked = 0;
+    int strings = 1; // of the current length
+    for (int length = 0; length <= 5; length++, strings *= alphabet.length) {
+      for (int k = 0; k < strings; k++) {
+        char[] units = new char[length];
+        for (int d = 0, rest = k; d < length; d++, rest /= alphabet.length) {
+          units[d] = alphabet[rest % alphabet.length];
+        }
+        String s = new String(units);
+        assertEquals(loneSurrogateByCodePoints(s), Texts.firstUnpairedSurrogate(s), s::toString);
+        checked++;
+      }
+    }
+    assertEquals(37449, checked); // 1 + 8 + ... + 8^5
+  }
+
+  /** The reference: the first code point the JDK reads as a surrogate, by its char index. */
+  private static int loneSurrogateByCodePoints(String s) {
+    for (int i = 0; i < s.length(); i += Character.charCount(s.codePointAt(i))) {
+      if (Character.isSurrogate((char) s.codePointAt(i)) && s.codePointAt(i) <= 0xFFFF) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
 
   /** Error messages show caller input quoted, escaped (as Go's %q would) and cut at 80 chars. */
   @Test
