@@ -146,17 +146,9 @@ class RelayerTest {
       // timeout (T+15 s, committed in the 3rd tick), then finds the receipt and drops it
       assertEquals(2, n.net.relayUntilIdle(5));
 
-      List<Block> osmosis = n.net.log(n.osmosis);
-      assertEquals(List.of(
-              new MsgUpdateClient(OSMO_CLIENT, new Height(strideRevision(), 2),
-                  GENESIS.plusSeconds(10), OSMOSIS_RELAYER),
-              new MsgAcknowledgement(p, Acknowledgement.SUCCESS.toJsonBytes(), OSMOSIS_RELAYER)),
-          osmosis.get(2).msgs());
-      assertEquals(List.of(), osmosis.get(3).msgs(), "no timeout");
-      assertEquals(List.of(), n.net.log(n.stride).get(2).msgs());
-      assertEquals(List.of(), n.net.log(n.stride).get(3).msgs());
-      assertEquals(big(10), n.stride.balance(BOB, STRIDE_UOSMO));
-      assertEquals(List.of(), n.net.relayer().failures());
+      assertAckedAndNothingTimedOut(n,
+          new MsgAcknowledgement(p, Acknowledgement.SUCCESS.toJsonBytes(), OSMOSIS_RELAYER),
+          STRIDE_UOSMO);
     }
   }
 
@@ -185,19 +177,29 @@ class RelayerTest {
 
       assertEquals(2, n.net.relayUntilIdle(5));
 
-      List<Block> osmosis = n.net.log(n.osmosis);
-      assertEquals(List.of(
-              new MsgUpdateClient(OSMO_CLIENT, new Height(strideRevision(), 2),
-                  GENESIS.plusSeconds(10), OSMOSIS_RELAYER),
-              new MsgAcknowledgementV2(p, acks.get(0), OSMOSIS_RELAYER)),
-          osmosis.get(2).msgs());
-      assertEquals(List.of(), osmosis.get(3).msgs(), "no timeout");
-      assertEquals(List.of(), n.net.log(n.stride).get(2).msgs());
-      assertEquals(List.of(), n.net.log(n.stride).get(3).msgs());
-      assertEquals(big(10), n.stride.balance(BOB, STRIDE_UOSMO_V2));
-      assertEquals(List.of(), n.net.relayer().failures());
+      assertAckedAndNothingTimedOut(n,
+          new MsgAcknowledgementV2(p, acks.get(0), OSMOSIS_RELAYER), STRIDE_UOSMO_V2);
     }
   }
+  /**
+   * Our relayer updated Osmosis's client and acknowledged with {@code ack} in Osmosis's third
+   * block, timed nothing out, and Stride's blocks 2 and 3 hold nothing of ours: Bob has the 10
+   * {@code voucher} the other relayer delivered.
+   */
+  private static void assertAckedAndNothingTimedOut(Network n, Msg ack, String voucher) {
+    List<Block> osmosis = n.net.log(n.osmosis);
+    assertEquals(List.of(
+            new MsgUpdateClient(OSMO_CLIENT, new Height(strideRevision(), 2),
+                GENESIS.plusSeconds(10), OSMOSIS_RELAYER),
+            ack),
+        osmosis.get(2).msgs());
+    assertEquals(List.of(), osmosis.get(3).msgs(), "no timeout");
+    assertEquals(List.of(), n.net.log(n.stride).get(2).msgs());
+    assertEquals(List.of(), n.net.log(n.stride).get(3).msgs());
+    assertEquals(big(10), n.stride.balance(BOB, voucher));
+    assertEquals(List.of(), n.net.relayer().failures());
+  }
+
 
   /**
    * IBC core refuses a relay message whose signer is not an address of the target chain (ibc-go's
