@@ -1,7 +1,6 @@
 package dev.ratelimit.bench;
 
 import dev.ratelimit.bench.fixture.BenchChain;
-import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.model.Texts;
 import dev.ratelimit.core.store.MemoryKvStore;
 import dev.ratelimit.middleware.ibc.Acknowledgement;
@@ -18,8 +17,8 @@ import java.util.Optional;
  * for lone surrogates that every decoded string passes ({@code Texts.firstUnpairedSurrogate}) was
  * almost free on JDK 17 after ASCII text only and ran char by char once a surrogate pair had been
  * through it, and JDK 25 did the reverse (docs/PERFORMANCE.md, "The JIT's profile"). A node's
- * traffic has such text (one memo with an emoji is enough), so {@link #MIXED} is the profile
- * production runs with.
+ * traffic has such text (one memo with an emoji is enough), and sends as well as receives, so
+ * {@link #MIXED} is closer to the profile production runs with.
  */
 final class Traffic {
   /** Only the benchmark's own packets (ASCII) before the measurement. */
@@ -62,16 +61,25 @@ final class Traffic {
    */
   static void warmUpMixed() {
     BenchChain chain = HotPathBenchmark.newChain(new MemoryKvStore());
-    BlockContext ctx = chain.root();
+    // in blocks of transactions, as the benchmarks run: the same store types reach the same calls
+    Blocks blocks = new Blocks(chain.root());
     byte[] refused = loneSurrogateMemo();
     long sequence = 0;
-    for (int i = 0; i < PACKETS_PER_MEMO; i++) {
-      for (String memo : MEMOS) {
-        chain.send(ctx, data(BenchChain.SEND_DENOM, memo));
-        Packet packet = BenchChain.received(++sequence, data(BenchChain.BASE_DENOM, memo));
-        expect(true, chain.recv(ctx, packet), "memo " + Texts.quote(memo));
+    try {
+      for (int i = 0; i < PACKETS_PER_MEMO; i++) {
+        for (String memo : MEMOS) {
+          chain.send(blocks.current(), data(BenchChain.SEND_DENOM, memo));
+          blocks.endTx();
+          Packet packet = BenchChain.received(++sequence, data(BenchChain.BASE_DENOM, memo));
+          expect(true, chain.recv(blocks.current(), packet), "memo " + Texts.quote(memo));
+          blocks.endTx();
+        }
+        Packet packet = BenchChain.received(++sequence, refused);
+        expect(false, chain.recv(blocks.current(), packet), "a lone surrogate");
+        blocks.endTx();
       }
-      expect(false, chain.recv(ctx, BenchChain.received(++sequence, refused)), "a lone surrogate");
+    } finally {
+      blocks.discard();
     }
   }
 
