@@ -5,8 +5,6 @@ import dev.ratelimit.core.model.Texts;
 import dev.ratelimit.core.store.MemoryKvStore;
 import dev.ratelimit.middleware.ibc.Acknowledgement;
 import dev.ratelimit.middleware.ibc.Packet;
-import dev.ratelimit.middleware.transfer.FungibleTokenPacketData;
-import dev.ratelimit.middleware.transfer.PacketDataCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
@@ -68,9 +66,10 @@ final class Traffic {
     try {
       for (int i = 0; i < PACKETS_PER_MEMO; i++) {
         for (String memo : MEMOS) {
-          chain.send(blocks.current(), data(BenchChain.SEND_DENOM, memo));
+          chain.send(blocks.current(), BenchChain.packetData(BenchChain.SEND_DENOM, memo));
           blocks.endTx();
-          Packet packet = BenchChain.received(++sequence, data(BenchChain.BASE_DENOM, memo));
+          byte[] data = BenchChain.packetData(BenchChain.BASE_DENOM, memo);
+          Packet packet = BenchChain.received(++sequence, data);
           expect(true, chain.recv(blocks.current(), packet), "memo " + Texts.quote(memo));
           blocks.endTx();
         }
@@ -91,16 +90,10 @@ final class Traffic {
     }
   }
 
-  /** ICS-20 data of {@link BenchChain#AMOUNT} of {@code denom} with {@code memo}. */
-  static byte[] data(String denom, String memo) {
-    return PacketDataCodec.encode(
-        new FungibleTokenPacketData(
-            denom, BenchChain.AMOUNT, BenchChain.SENDER, BenchChain.RECEIVER, memo));
-  }
-
   /** ICS-20 data whose memo is the JSON escape of a lone surrogate ({@code \\ud800}). */
   static byte[] loneSurrogateMemo() {
-    String json = new String(data(BenchChain.BASE_DENOM, "x"), StandardCharsets.UTF_8);
+    byte[] data = BenchChain.packetData(BenchChain.BASE_DENOM, "x");
+    String json = new String(data, StandardCharsets.UTF_8);
     return json.replace("\"memo\":\"x\"", "\"memo\":\"\\ud800\"").getBytes(StandardCharsets.UTF_8);
   }
 }

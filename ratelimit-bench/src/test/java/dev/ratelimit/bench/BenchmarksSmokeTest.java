@@ -149,7 +149,7 @@ class BenchmarksSmokeTest {
   void traffic_mixedWarmUp_carriesEachMemoAndRefusesTheLoneSurrogate() {
     for (String memo : Traffic.MEMOS) {
       assertEquals(
-          memo, PacketDataCodec.decode(Traffic.data(BenchChain.BASE_DENOM, memo)).memo(), memo);
+          memo, PacketDataCodec.decode(BenchChain.packetData(BenchChain.BASE_DENOM, memo)).memo(), memo);
     }
     RateLimitException e =
         assertThrows(

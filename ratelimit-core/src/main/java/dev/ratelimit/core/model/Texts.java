@@ -83,7 +83,9 @@ public final class Texts {
       if (!Character.isSurrogate(c)) {
         continue;
       }
-      if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(value.charAt(i + 1))) {
+      if (Character.isHighSurrogate(c)
+          && i + 1 < n
+          && Character.isLowSurrogate(value.charAt(i + 1))) {
         i++;
         continue;
       }
