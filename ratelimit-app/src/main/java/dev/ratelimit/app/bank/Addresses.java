@@ -8,13 +8,22 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * Bech32 account addresses ({@code <prefix>1...}, 20-byte payload, checksum verified) and the
- * deterministic addresses of module and escrow accounts. With prefix {@code osmo}, {@code
+ * Bech32 account addresses ({@code <prefix>1...}, checksum verified, a payload of 1 to 255 bytes
+ * as the Cosmos SDK's {@code VerifyAddressFormat} allows) and the deterministic addresses of
+ * module and escrow accounts. With prefix {@code osmo}, {@code
  * module("gov")} is {@code osmo10d07y265gmmuvt4z0w9aw880jnsr700jjeq4qp}, Osmosis's real
  * governance address.
  */
 public final class Addresses {
-  private static final int ADDRESS_BYTES = 20;
+  /** The bytes of an address this module derives: module, escrow and named accounts. */
+  private static final int DERIVED_ADDRESS_BYTES = 20;
+  /**
+   * The SDK's {@code address.MaxAddrLen}: longer payloads than the usual 20 bytes are real, such as
+   * the 32-byte addresses of interchain accounts and of module-derived accounts.
+   */
+  private static final int MAX_ADDRESS_BYTES = 255;
+  /** The SDK reads addresses with {@code bech32.Decode(text, 1023)}, not BIP-173's 90. */
+  private static final int MAX_BECH32_LENGTH = 1023;
 
   private Addresses() {}
 
@@ -47,9 +56,22 @@ public final class Addresses {
     return module(prefix, "account/" + name);
   }
 
+  /**
+   * The address of {@code payload} with this prefix, as the SDK's {@code AccAddress.String()}.
+   *
+   * @throws IllegalArgumentException if the payload is not 1 to 255 bytes
+   */
+  public static String of(String prefix, byte[] payload) {
+    if (payload.length == 0 || payload.length > MAX_ADDRESS_BYTES) {
+      throw new IllegalArgumentException(
+          "an address holds 1 to " + MAX_ADDRESS_BYTES + " bytes, got " + payload.length);
+    }
+    return Bech32.encode(prefix, payload);
+  }
+
   /** The bech32 prefix of a well-formed address. */
   public static String prefixOf(String address) {
-    return Bech32.decode(address).hrp();
+    return Bech32.decode(address, MAX_BECH32_LENGTH).hrp();
   }
 
   /** Whether {@code address} is a valid account address with this prefix. */
@@ -63,7 +85,7 @@ public final class Addresses {
   }
 
   /**
-   * Checks an address: bech32 with a valid checksum, this prefix, a 20-byte payload.
+   * Checks an address: bech32 with a valid checksum, this prefix, a payload of 1 to 255 bytes.
    *
    * @throws TxException SDK {@code invalid_address} (7) saying what is wrong
    */
@@ -74,7 +96,7 @@ public final class Addresses {
     }
     Bech32.Decoded decoded;
     try {
-      decoded = Bech32.decode(address);
+      decoded = Bech32.decode(address, MAX_BECH32_LENGTH);
     } catch (IllegalArgumentException e) {
       throw TxException.invalidAddress(
           "invalid address " + Texts.quote(address) + ": " + e.getMessage());
@@ -84,10 +106,11 @@ public final class Addresses {
           "address " + Texts.quote(address) + " has prefix " + decoded.hrp()
               + ", expected " + prefix);
     }
-    if (decoded.data().length != ADDRESS_BYTES) {
+    int bytes = decoded.data().length;
+    if (bytes == 0 || bytes > MAX_ADDRESS_BYTES) {
       throw TxException.invalidAddress(
-          "address " + Texts.quote(address) + " holds " + decoded.data().length
-              + " bytes, expected 20");
+          "address " + Texts.quote(address) + " holds " + bytes + " bytes, expected 1 to "
+              + MAX_ADDRESS_BYTES);
     }
   }
 
@@ -104,6 +127,6 @@ public final class Addresses {
   }
 
   private static byte[] first20(byte[] digest) {
-    return Arrays.copyOf(digest, ADDRESS_BYTES);
+    return Arrays.copyOf(digest, DERIVED_ADDRESS_BYTES);
   }
 }

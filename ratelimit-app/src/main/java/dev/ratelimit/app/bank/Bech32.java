@@ -30,15 +30,25 @@ final class Bech32 {
     return sb.toString();
   }
 
+  /** BIP-173's limit on the length of a bech32 string. */
+  static final int BIP173_MAX_LENGTH = 90;
+
+  /** {@link #decode(String, int)} with BIP-173's limit of 90 characters. */
+  static Decoded decode(String text) {
+    return decode(text, BIP173_MAX_LENGTH);
+  }
+
   /**
-   * Decodes and verifies a bech32 string (lower case only, as the SDK prints addresses).
+   * Decodes and verifies a bech32 string of at most {@code maxLength} characters (lower case only,
+   * as the SDK prints addresses).
    *
    * @throws IllegalArgumentException saying what is wrong
    */
-  static Decoded decode(String text) {
+  static Decoded decode(String text, int maxLength) {
     Objects.requireNonNull(text, "address");
-    if (text.length() < 8 || text.length() > 90) {
-      throw new IllegalArgumentException("bech32 length must be in [8, 90], got " + text.length());
+    if (text.length() < 8 || text.length() > maxLength) {
+      throw new IllegalArgumentException(
+          "bech32 length must be in [8, " + maxLength + "], got " + text.length());
     }
     if (!text.equals(text.toLowerCase(Locale.ROOT))) {
       throw new IllegalArgumentException("bech32 address must be lower case");

@@ -53,6 +53,53 @@ class AddressesTest {
     String huge = "osmo1" + "q".repeat(1_000_000);
     TxException tooLong = assertThrows(TxException.class, () -> Addresses.validate("osmo", huge));
     assertEquals("invalid address \"" + huge.substring(0, 80) + "\"... (1000005 chars): "
-        + "bech32 length must be in [8, 90], got 1000005", tooLong.getMessage());
+        + "bech32 length must be in [8, 1023], got 1000005", tooLong.getMessage());
+  }
+
+  /**
+   * Any payload of 1 to 255 bytes is an address, as the SDK's {@code VerifyAddressFormat} says:
+   * interchain accounts and module-derived accounts have 32 bytes. A 255-byte address is 419
+   * characters long, beyond BIP-173's 90, so the SDK's limit of 1023 characters applies.
+   */
+  @Test
+  void validate_takesPayloadsOfOneTo255Bytes() {
+    for (int bytes : new int[] {1, 20, 32, 255}) {
+      String address = Addresses.of("osmo", filled(bytes));
+      assertEquals(Bech32.encode("osmo", filled(bytes)), address);
+      assertTrue(Addresses.isValid("osmo", address), bytes + " bytes");
+      assertEquals("osmo", Addresses.prefixOf(address));
+    }
+    assertEquals(419, Bech32.encode("osmo", filled(255)).length());
+    String empty = Bech32.encode("osmo", new byte[0]);
+    TxException none = assertThrows(TxException.class, () -> Addresses.validate("osmo", empty));
+    assertEquals(7, none.code());
+    assertEquals("address \"" + empty + "\" holds 0 bytes, expected 1 to 255", none.getMessage());
+    String long256 = Bech32.encode("osmo", filled(256));
+    TxException tooMany = assertThrows(TxException.class,
+        () -> Addresses.validate("osmo", long256));
+    assertEquals("address \"" + long256.substring(0, 80) + "\"... (421 chars) holds 256 bytes, "
+        + "expected 1 to 255", tooMany.getMessage());
+    assertEquals("an address holds 1 to 255 bytes, got 0", assertThrows(
+        IllegalArgumentException.class, () -> Addresses.of("osmo", new byte[0])).getMessage());
+    assertEquals("an address holds 1 to 255 bytes, got 256", assertThrows(
+        IllegalArgumentException.class, () -> Addresses.of("osmo", filled(256))).getMessage());
+  }
+
+  @Test
+  void validate_readsUpTo1023Characters() {
+    // a 1023-character string is read (and refused only for its 632 bytes), one more is not
+    String atLimit = Bech32.encode("osmo", filled(632));
+    assertEquals(1023, atLimit.length());
+    assertTrue(assertThrows(TxException.class, () -> Addresses.validate("osmo", atLimit))
+        .getMessage().endsWith(" holds 632 bytes, expected 1 to 255"));
+    String beyond = Bech32.encode("osmox", filled(632));
+    assertTrue(assertThrows(TxException.class, () -> Addresses.validate("osmox", beyond))
+        .getMessage().endsWith(": bech32 length must be in [8, 1023], got 1024"));
+  }
+
+  private static byte[] filled(int length) {
+    byte[] bytes = new byte[length];
+    java.util.Arrays.fill(bytes, (byte) 0xA5);
+    return bytes;
   }
 }

@@ -30,7 +30,7 @@ class GovernanceAddressesTest {
       String failed = "proposal message 1 of 1 (/ratelimit.v1.MsgAddRateLimit) failed: ";
       assertEquals(
           "invalid address: " + failed + "authority \"gov\" is not a valid address: invalid"
-              + " address \"gov\": bech32 length must be in [8, 90], got 3",
+              + " address \"gov\": bech32 length must be in [8, 1023], got 3",
           failureOf(n, "gov"));
       String osmosisGov = OsmosisStride.OSMOSIS_AUTHORITY; // well formed, another chain's prefix
       assertEquals(

@@ -269,7 +269,7 @@ class RelayerTest {
     bad.put(otherChains, "address \"" + otherChains + "\" has prefix " + otherPrefix
         + ", expected " + ourPrefix);
     bad.put(badChecksum, "invalid address \"" + badChecksum + "\": invalid bech32 checksum");
-    bad.put("relayer", "invalid address \"relayer\": bech32 length must be in [8, 90], got 7");
+    bad.put("relayer", "invalid address \"relayer\": bech32 length must be in [8, 1023], got 7");
     return bad;
   }
 

@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ratelimit.app.bank.Addresses;
 import dev.ratelimit.app.chain.ChainApp;
 import dev.ratelimit.app.chain.TxResult;
 import dev.ratelimit.app.ibc.Commitments;
@@ -197,6 +198,36 @@ class RateLimitedTransferTest {
         Commitments.acknowledgement(ack),
         n.stride.query(ctx ->
             n.stride.ibc().packetAcknowledgement(ctx, "transfer", STRIDE_CH, seq)).orElseThrow());
+  }
+
+  /**
+   * An interchain account's address holds 32 bytes, not 20: it receives vouchers, is counted by
+   * the rate limiter like any receiver, and sends them back.
+   */
+  @Test
+  void thirtyTwoByteAccount_receivesAndSendsBack() {
+    n.addRateLimit(n.stride, STRIDE_UOSMO, STRIDE_CH, 20, 20, 24);
+    byte[] payload = new byte[32];
+    java.util.Arrays.fill(payload, (byte) 0x3C);
+    String account = Addresses.of("stride", payload);
+    assertEquals(65, account.length());
+
+    TxResult in = n.net.deliver(n.osmosis,
+        n.transferMsg(ALICE, OSMO_CH, UOSMO, 7, account, n.timeoutIn(Duration.ofMinutes(5))));
+    assertTrue(in.isOk(), in.log());
+    n.relay();
+    assertEquals(big(7), n.stride.balance(account, STRIDE_UOSMO));
+    assertEquals(flow(7, 0, 100), n.flow(n.stride, STRIDE_UOSMO, STRIDE_CH));
+
+    var aliceBefore = n.osmosis.balance(ALICE, UOSMO);
+    TxResult out = n.net.deliver(n.stride,
+        n.transferMsg(account, STRIDE_CH, STRIDE_UOSMO, 3, ALICE,
+            n.timeoutIn(Duration.ofMinutes(5))));
+    assertTrue(out.isOk(), out.log());
+    n.relay();
+    assertEquals(big(4), n.stride.balance(account, STRIDE_UOSMO));
+    assertEquals(aliceBefore.add(big(3)), n.osmosis.balance(ALICE, UOSMO));
+    assertEquals(flow(7, 3, 100), n.flow(n.stride, STRIDE_UOSMO, STRIDE_CH));
   }
 
   /** SPEC §5: the transfer app (not the rate limiter) requires amount > 0, on both paths. */

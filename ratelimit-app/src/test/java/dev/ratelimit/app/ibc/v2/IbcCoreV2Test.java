@@ -330,7 +330,7 @@ class IbcCoreV2Test {
     refusals.put(otherChain, "address \"" + otherChain + "\" has prefix osmo, expected stride");
     refusals.put(badChecksum, "invalid address \"" + badChecksum + "\": invalid bech32 checksum");
     refusals.put("relayer",
-        "invalid address \"relayer\": bech32 length must be in [8, 90], got 7");
+        "invalid address \"relayer\": bech32 length must be in [8, 1023], got 7");
 
     for (Map.Entry<String, String> r : refusals.entrySet()) {
       String signer = r.getKey();
