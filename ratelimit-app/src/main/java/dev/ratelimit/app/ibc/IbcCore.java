@@ -58,7 +58,9 @@ import javax.inject.Singleton;
  * <p>Error codes (codespace {@code ibc}): 1 channel not found, 2 channel not open, 3 packet does
  * not match the channel, 4 invalid timeout, 5 packet timed out, 6 packet commitment mismatch, 7 no
  * receipt for the acknowledgement, 8 acknowledgement already written, 9 timeout not reached, 10
- * client not found, 11 invalid client update, 12 no module for the port, 13 empty acknowledgement.
+ * client not found, 11 invalid client update, 12 no module for the port, 13 empty acknowledgement,
+ * 16 invalid packet (as ibc-go's {@code Packet.ValidateBasic}: sequence 0, a relayed packet without
+ * timeout, data empty or over {@value #MAX_PACKET_DATA_BYTES} bytes).
  */
 @Singleton
 public final class IbcCore implements Ics4Wrapper, IbcChannels {
@@ -67,6 +69,13 @@ public final class IbcCore implements Ics4Wrapper, IbcChannels {
 
   /** The port ICS-20 transfer binds. */
   public static final String TRANSFER_PORT = "transfer";
+
+  /**
+   * ibc-go's {@code MaximumPayloadsSize} (256 KiB): the most data a packet carries, on IBC v1 and
+   * (all payloads together) on IBC v2. An ibc-go counterparty refuses a larger packet's receive,
+   * so it is refused here on send.
+   */
+  public static final int MAX_PACKET_DATA_BYTES = 262_144;
 
   private static final int CHANNEL = 1;
   private static final int CLIENT = 2;
@@ -176,7 +185,7 @@ public final class IbcCore implements Ics4Wrapper, IbcChannels {
    * already reached by the counterparty's client.
    *
    * @return the packet's sequence
-   * @throws TxException codes 1, 2, 4, 5 or 10 (codespace {@code ibc})
+   * @throws TxException codes 1, 2, 4, 5, 10 or 16 (codespace {@code ibc})
    */
   @Override
   public long sendPacket(
@@ -193,6 +202,7 @@ public final class IbcCore implements Ics4Wrapper, IbcChannels {
     if (timeoutHeight.isZero() && timeoutTimestamp == 0) {
       throw new TxException(TxException.IBC, 4, "packet needs a timeout height or timestamp");
     }
+    requireDataSize(data.length);
     ClientState client = requireClient(s, ch.clientId());
     if (Timeouts.passed(timeoutHeight, timeoutTimestamp, client.latestHeight(), client.latestTime())) {
       throw new TxException(
@@ -275,12 +285,13 @@ public final class IbcCore implements Ics4Wrapper, IbcChannels {
   /**
    * Receives a packet (ibc-go's {@code RecvPacket} then the module callback).
    *
-   * @throws TxException SDK 7 (signer), IBC 1, 2, 3, 5 or 12; the module's exception when its
-   *     callback throws
+   * @throws TxException SDK 7 (signer), IBC 16, 1, 2, 3, 5 or 12; the module's exception when
+   *     its callback throws
    */
   public void recv(BlockContext ctx, MsgRecvPacket msg) {
     Addresses.validate(chain.accountPrefix(), msg.relayer());
     Packet p = msg.packet();
+    validateBasic(p);
     KvStore s = ctx.store();
     ChannelEnd ch = requireOpenChannel(s, p.destinationPort(), p.destinationChannel());
     if (!ch.counterpartyPortId().equals(p.sourcePort())
@@ -317,12 +328,13 @@ public final class IbcCore implements Ics4Wrapper, IbcChannels {
    * Processes the acknowledgement of a packet this chain sent: deletes its commitment and runs the
    * module's callback.
    *
-   * @throws TxException SDK 7 (signer), IBC 1, 6 or 12; the module's exception when its callback
-   *     throws
+   * @throws TxException SDK 7 (signer), IBC 16, 1, 6 or 12; the module's exception when its
+   *     callback throws
    */
   public void acknowledge(BlockContext ctx, MsgAcknowledgement msg) {
     Addresses.validate(chain.accountPrefix(), msg.relayer());
     Packet p = msg.packet();
+    validateBasic(p);
     ChannelEnd ch = requireChannel(ctx.store(), p.sourcePort(), p.sourceChannel());
     if (!consumeCommitment(ctx.store(), p)) {
       return; // already acknowledged or timed out
@@ -334,12 +346,13 @@ public final class IbcCore implements Ics4Wrapper, IbcChannels {
   /**
    * Times a packet out: the client of the destination must be at or past the packet's timeout.
    *
-   * @throws TxException SDK 7 (signer), IBC 1, 6, 9, 10 or 12; the module's exception when its
-   *     callback throws
+   * @throws TxException SDK 7 (signer), IBC 16, 1, 6, 9, 10 or 12; the module's exception when
+   *     its callback throws
    */
   public void timeout(BlockContext ctx, MsgTimeout msg) {
     Addresses.validate(chain.accountPrefix(), msg.relayer());
     Packet p = msg.packet();
+    validateBasic(p);
     KvStore s = ctx.store();
     ChannelEnd ch = requireChannel(s, p.sourcePort(), p.sourceChannel());
     ClientState client = requireClient(s, ch.clientId());
@@ -357,6 +370,35 @@ public final class IbcCore implements Ics4Wrapper, IbcChannels {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /**
+   * ibc-go's {@code Packet.ValidateBasic} on a relayed packet, before any state is read. (Its
+   * identifier checks are left to the channel lookups, which refuse any id no channel has.)
+   */
+  private static void validateBasic(Packet p) {
+    if (p.sequence() == 0) {
+      throw invalidPacket("packet sequence must not be 0");
+    }
+    if (p.timeoutHeight().isZero() && p.timeoutTimestamp() == 0) {
+      throw invalidPacket("packet needs a timeout height or timestamp");
+    }
+    requireDataSize(p.data().length);
+  }
+
+  /** Packet data: not empty, at most {@link #MAX_PACKET_DATA_BYTES}. */
+  private static void requireDataSize(int bytes) {
+    if (bytes == 0) {
+      throw invalidPacket("packet data must not be empty");
+    }
+    if (bytes > MAX_PACKET_DATA_BYTES) {
+      throw invalidPacket(
+          "packet data must not exceed " + MAX_PACKET_DATA_BYTES + " bytes, got " + bytes);
+    }
+  }
+
+  private static TxException invalidPacket(String message) {
+    return new TxException(TxException.IBC, 16, message);
+  }
 
   /** Deletes a packet's commitment after checking it matches; false when there is none. */
   private static boolean consumeCommitment(KvStore s, Packet p) {

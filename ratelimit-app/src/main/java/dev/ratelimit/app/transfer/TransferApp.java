@@ -44,9 +44,11 @@ import javax.inject.Singleton;
  *       otherwise (a voucher going back) they are burned. The packet carries the full trace
  *       ({@code ibc/HASH} is looked up in the trace store) and is sent through this app's {@link
  *       Ics4Wrapper}, the rate-limit middleware: a send over quota fails and the transaction is
- *       rolled back, so the sender keeps the coins.
+ *       rolled back, so the sender keeps the coins. ibc-go's bounds apply: a receiver of at most
+ *       {@value #MAX_RECEIVER_BYTES} bytes, a memo of at most {@value #MAX_MEMO_BYTES}; an amount of
+ *       2^256 - 1 sends the sender's whole balance.
  *   <li><b>receive</b>: packet data decoded by {@link PacketDataCodec}, amount must be positive,
- *       receiver must be an address of this chain, denom resolved by {@link
+ *       receiver and memo within the send's bounds, receiver an address of this chain, denom resolved by {@link
  *       DenomResolver#recvDenom}: source case → unescrow the local denom, sink case → mint the
  *       voucher {@code ibc/HASH} and store its trace. Success acknowledges {@code
  *       {"result":"AQ=="}}; any failure acknowledges an error {@code {"error":"ABCI code: N: error
@@ -72,6 +74,12 @@ public final class TransferApp implements IbcModule {
 
   private static final int DENOM_TRACE = 1;
   private static final String IBC_PREFIX = "ibc/";
+  /** ibc-go's {@code MaximumReceiverLength}. */
+  static final int MAX_RECEIVER_BYTES = 2048;
+  /** ibc-go's {@code MaximumMemoLength}. */
+  static final int MAX_MEMO_BYTES = 32768;
+  /** ibc-go's {@code UnboundedSpendLimit()}: a transfer of this amount sends the whole balance. */
+  static final BigInteger UNBOUNDED_AMOUNT = BigInteger.ONE.shiftLeft(256).subtract(BigInteger.ONE);
   /** The SDK's code for an error without a registered code. */
   private static final int UNREGISTERED_ERROR_CODE = 1;
 
@@ -116,13 +124,14 @@ public final class TransferApp implements IbcModule {
    *     for a bad channel or timeout
    */
   public long transfer(BlockContext ctx, MsgTransfer msg) {
-    requireSendable(msg.sender(), msg.receiver(), msg.amount());
+    requireSendable(msg.sender(), msg.receiver(), msg.memo(), msg.amount());
+    BigInteger amount = amountToSend(ctx, msg.sender(), msg.denom(), msg.amount());
     DenomTrace trace = localTrace(ctx, msg.denom());
     try (BlockContext tx = ctx.branch()) {
-      takeCoins(tx, msg.sourceChannel(), trace, msg.sender(), msg.denom(), msg.amount());
+      takeCoins(tx, msg.sourceChannel(), trace, msg.sender(), msg.denom(), amount);
       FungibleTokenPacketData data =
           new FungibleTokenPacketData(
-              trace.fullPath(), msg.amount(), msg.sender(), msg.receiver(), msg.memo());
+              trace.fullPath(), amount, msg.sender(), msg.receiver(), msg.memo());
       long sequence =
           ics4.sendPacket(
               tx, PORT, msg.sourceChannel(), msg.timeoutHeight(), msg.timeoutTimestamp(),
@@ -134,19 +143,63 @@ public final class TransferApp implements IbcModule {
   }
 
   /**
-   * What a send needs before any coin moves: a sender address of this chain, a receiver, a
-   * positive amount (IBC v1 and v2 alike).
+   * What a send needs before any coin moves (IBC v1 and v2 alike): a sender address of this
+   * chain, a receiver and memo within ibc-go's bounds, a positive amount.
    *
-   * @throws TxException SDK 7 for an address, transfer 5 for the amount
+   * @throws TxException SDK 7 for an address, transfer 11 for the memo, transfer 5 for the amount
    */
-  void requireSendable(String sender, String receiver, BigInteger amount) {
+  void requireSendable(String sender, String receiver, String memo, BigInteger amount) {
     Addresses.validate(accountPrefix, sender);
     if (Texts.isGoBlank(receiver)) {
       throw TxException.invalidAddress("receiver must not be blank");
     }
+    requireBounded(receiver, memo);
     if (amount.signum() <= 0) {
       throw new TxException(TxException.TRANSFER, 5, "amount must be positive, got " + amount);
     }
+  }
+
+  /**
+   * ibc-go's bounds on the texts of a transfer, sent or received: a receiver of at most {@value
+   * #MAX_RECEIVER_BYTES} bytes and a memo of at most {@value #MAX_MEMO_BYTES} (UTF-8, as Go counts
+   * a string). A packet over them would be refused by an ibc-go counterparty.
+   *
+   * @throws TxException SDK 7 for the receiver, transfer 11 for the memo
+   */
+  private static void requireBounded(String receiver, String memo) {
+    if (utf8LongerThan(receiver, MAX_RECEIVER_BYTES)) {
+      throw TxException.invalidAddress("receiver must not exceed " + MAX_RECEIVER_BYTES
+          + " bytes, got " + receiver.getBytes(StandardCharsets.UTF_8).length);
+    }
+    if (utf8LongerThan(memo, MAX_MEMO_BYTES)) {
+      throw new TxException(TxException.TRANSFER, 11, "memo must not exceed " + MAX_MEMO_BYTES
+          + " bytes, got " + memo.getBytes(StandardCharsets.UTF_8).length);
+    }
+  }
+
+  private static boolean utf8LongerThan(String text, int maxBytes) {
+    // a UTF-16 unit takes at most 3 UTF-8 bytes (a surrogate pair 4 for 2 units): most texts
+    // are decided without encoding them
+    return text.length() > maxBytes
+        || (text.length() > maxBytes / 3
+            && text.getBytes(StandardCharsets.UTF_8).length > maxBytes);
+  }
+
+  /**
+   * The amount a {@code MsgTransfer} sends: as given, or for ibc-go's "unbounded" amount 2^256 - 1
+   * the sender's whole balance of the denom.
+   *
+   * @throws TxException transfer 5 when that balance is 0
+   */
+  BigInteger amountToSend(BlockContext ctx, String sender, String denom, BigInteger amount) {
+    if (!amount.equals(UNBOUNDED_AMOUNT)) {
+      return amount;
+    }
+    BigInteger balance = bank.balance(ctx, sender, denom);
+    if (balance.signum() == 0) {
+      throw new TxException(TxException.TRANSFER, 5, "empty spendable balance for " + denom);
+    }
+    return balance;
   }
 
   /**
@@ -207,8 +260,8 @@ public final class TransferApp implements IbcModule {
   /**
    * Receives a transfer over {@code destinationPort/destinationChannel} (a channel, or in IBC v2
    * a client) in a branch of {@code ctx}: the packet data is read by {@code data} (which may also
-   * refuse the packet), the amount must be positive and the receiver an address of this chain;
-   * then the local denom is unescrowed (source case) or its voucher minted (sink case, its trace
+   * refuse the packet), the amount must be positive, the receiver and memo within ibc-go's bounds
+   * and the receiver an address of this chain; then the local denom is unescrowed (source case) or its voucher minted (sink case, its trace
    * stored). A success commits the branch and returns empty; any failure writes nothing, emits
    * the reason in a durable event and returns its ABCI code (1 when it has none).
    *
@@ -227,6 +280,7 @@ public final class TransferApp implements IbcModule {
       if (read.amount().signum() <= 0) {
         throw new TxException(TxException.TRANSFER, 5, "amount must be positive");
       }
+      requireBounded(read.receiver(), read.memo());
       Addresses.validate(accountPrefix, read.receiver());
       ReceivedDenom denom = DenomResolver.recvDenom(
           sourcePort, sourceChannel, destinationPort, destinationChannel, read.denom());

@@ -13,6 +13,7 @@ import dev.ratelimit.middleware.transfer.DenomResolver;
 import dev.ratelimit.middleware.transfer.DenomTrace;
 import dev.ratelimit.middleware.transfer.FungibleTokenPacketData;
 import dev.ratelimit.middleware.transfer.Ics20PayloadCodec;
+import java.math.BigInteger;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -60,10 +61,11 @@ public final class TransferV2 implements IbcModule {
    *     dev.ratelimit.core.RateLimitException} when the middleware refuses
    */
   public long transfer(BlockContext ctx, MsgTransferV2 msg) {
-    transfer.requireSendable(msg.sender(), msg.receiver(), msg.amount());
+    transfer.requireSendable(msg.sender(), msg.receiver(), msg.memo(), msg.amount());
+    BigInteger amount = transfer.amountToSend(ctx, msg.sender(), msg.denom(), msg.amount());
     DenomTrace trace = transfer.localTrace(ctx, msg.denom());
     FungibleTokenPacketData data = new FungibleTokenPacketData(
-        trace.fullPath(), msg.amount(), msg.sender(), msg.receiver(), msg.memo());
+        trace.fullPath(), amount, msg.sender(), msg.receiver(), msg.memo());
     byte[] value;
     try {
       value = Ics20PayloadCodec.encode(data, msg.encoding());
@@ -92,7 +94,7 @@ public final class TransferV2 implements IbcModule {
       Payload payload,
       String signer) {
     FungibleTokenPacketData data = read(payload, sourceClient, destinationClient);
-    transfer.requireSendable(data.sender(), data.receiver(), data.amount());
+    transfer.requireSendable(data.sender(), data.receiver(), data.memo(), data.amount());
     // bech32 of one prefix: the same account iff the same text, once lower-cased
     if (!data.sender().toLowerCase(Locale.ROOT).equals(signer.toLowerCase(Locale.ROOT))) {
       throw new TxException(TxException.SDK, 4,

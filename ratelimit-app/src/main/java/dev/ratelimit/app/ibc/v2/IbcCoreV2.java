@@ -73,8 +73,9 @@ import javax.inject.Singleton;
  * invalid timeout, 5 timeout elapsed, 6 commitment mismatch, 7 no receipt, 8 acknowledgement
  * already written, 9 timeout not reached, 10 client not found, 12 no module for the port, 13 empty
  * application acknowledgement, 14 no counterparty registered, 15 the packet names another
- * counterparty, 16 invalid packet, 17 invalid acknowledgement, 18 no packet awaits an asynchronous
- * acknowledgement.
+ * counterparty, 16 invalid packet (ibc-go's {@code Packet.ValidateBasic}, payloads of more than
+ * {@link IbcCore#MAX_PACKET_DATA_BYTES} bytes included), 17 invalid acknowledgement, 18 no packet
+ * awaits an asynchronous acknowledgement.
  */
 @Singleton
 public final class IbcCoreV2 implements WriteAcknowledgementWrapper, AsyncPackets {
@@ -388,7 +389,9 @@ public final class IbcCoreV2 implements WriteAcknowledgementWrapper, AsyncPacket
     if (p.payloads().size() != 1) {
       throw invalidPacket("a packet carries exactly one payload, got " + p.payloads().size());
     }
+    long dataBytes = 0;
     for (Payload payload : p.payloads()) {
+      dataBytes += payload.value().length;
       if (!isIdentifier(payload.sourcePort(), 2, 128)
           || !isIdentifier(payload.destinationPort(), 2, 128)) {
         throw invalidPacket("invalid port id " + Texts.quote(payload.sourcePort()) + " or "
@@ -400,6 +403,10 @@ public final class IbcCoreV2 implements WriteAcknowledgementWrapper, AsyncPacket
       if (payload.value().length == 0) {
         throw invalidPacket("payload value must not be empty");
       }
+    }
+    if (dataBytes > IbcCore.MAX_PACKET_DATA_BYTES) {
+      throw invalidPacket("payloads must not exceed " + IbcCore.MAX_PACKET_DATA_BYTES
+          + " bytes together, got " + dataBytes);
     }
     if (!isIdentifier(p.sourceClient(), 8, 64) || !isIdentifier(p.destinationClient(), 8, 64)) {
       throw invalidPacket("invalid client id " + Texts.quote(p.sourceClient()) + " or "

@@ -359,6 +359,28 @@ class IbcCoreV2Test {
     assertEquals(2, module.calls);
   }
 
+  /** ibc-go v10's {@code MaximumPayloadsSize}: 262,144 bytes of payload value, on every message. */
+  @Test
+  void payloadsOver256KiB_areAnInvalidPacket_onSendAndReceive() {
+    long now = NOW.getEpochSecond();
+    assertEquals(1, send(now + 60, List.of(payloadOf(262_144))));
+    TxException tooBig = assertThrows(TxException.class,
+        () -> send(now + 60, List.of(payloadOf(262_145))));
+    assertEquals(16, tooBig.code());
+    assertEquals("payloads must not exceed 262144 bytes together, got 262145", tooBig.getMessage());
+    assertEquals(2, core.nextSequenceSend(ctx, OURS));
+    assertEquals(1, module.calls);
+
+    Packet big = new Packet(1, THEIRS, OURS, now + 60, List.of(payloadOf(262_145)));
+    assertEquals(16, code(() -> core.recv(ctx, new MsgRecvPacketV2(big, RELAYER))));
+    assertFalse(core.hasPacketReceipt(ctx, OURS, 1));
+    assertEquals(1, module.calls);
+  }
+
+  private static Payload payloadOf(int bytes) {
+    return new Payload("mock", "mock", "mock-1", "application/octet-stream", new byte[bytes]);
+  }
+
   /** ibc-go's host identifiers: 2 to 128 characters for ports, 8 to 64 for clients. */
   @Test
   void packets_needIbcGosIdentifiersForPortsAndClients() {
