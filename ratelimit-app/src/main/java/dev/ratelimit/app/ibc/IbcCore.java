@@ -328,14 +328,15 @@ public final class IbcCore implements Ics4Wrapper, IbcChannels {
    * Processes the acknowledgement of a packet this chain sent: deletes its commitment and runs the
    * module's callback.
    *
-   * @throws TxException SDK 7 (signer), IBC 16, 1, 6 or 12; the module's exception when its
-   *     callback throws
+   * @throws TxException SDK 7 (signer), IBC 16, 1, 2, 3, 6 or 12; the module's exception when
+   *     its callback throws
    */
   public void acknowledge(BlockContext ctx, MsgAcknowledgement msg) {
     Addresses.validate(chain.accountPrefix(), msg.relayer());
     Packet p = msg.packet();
     validateBasic(p);
-    ChannelEnd ch = requireChannel(ctx.store(), p.sourcePort(), p.sourceChannel());
+    ChannelEnd ch = requireOpenChannel(ctx.store(), p.sourcePort(), p.sourceChannel());
+    requireSentToCounterparty(ch, p);
     if (!consumeCommitment(ctx.store(), p)) {
       return; // already acknowledged or timed out
     }
@@ -346,8 +347,8 @@ public final class IbcCore implements Ics4Wrapper, IbcChannels {
   /**
    * Times a packet out: the client of the destination must be at or past the packet's timeout.
    *
-   * @throws TxException SDK 7 (signer), IBC 16, 1, 6, 9, 10 or 12; the module's exception when
-   *     its callback throws
+   * @throws TxException SDK 7 (signer), IBC 16, 1, 3, 6, 9, 10 or 12; the module's exception
+   *     when its callback throws
    */
   public void timeout(BlockContext ctx, MsgTimeout msg) {
     Addresses.validate(chain.accountPrefix(), msg.relayer());
@@ -355,6 +356,7 @@ public final class IbcCore implements Ics4Wrapper, IbcChannels {
     validateBasic(p);
     KvStore s = ctx.store();
     ChannelEnd ch = requireChannel(s, p.sourcePort(), p.sourceChannel());
+    requireSentToCounterparty(ch, p);
     ClientState client = requireClient(s, ch.clientId());
     if (!Timeouts.passed(p.timeoutHeight(), p.timeoutTimestamp(), client.latestHeight(), client.latestTime())) {
       throw new TxException(
@@ -383,6 +385,19 @@ public final class IbcCore implements Ics4Wrapper, IbcChannels {
       throw invalidPacket("packet needs a timeout height or timestamp");
     }
     requireDataSize(p.data().length);
+  }
+
+  /**
+   * ibc-go's check that a packet acknowledged or timed out went to the channel's counterparty: its
+   * commitment does not cover the destination.
+   */
+  private static void requireSentToCounterparty(ChannelEnd ch, Packet p) {
+    if (!ch.counterpartyPortId().equals(p.destinationPort())
+        || !ch.counterpartyChannelId().equals(p.destinationChannel())) {
+      throw new TxException(TxException.IBC, 3, "packet went to " + p.destinationPort() + "/"
+          + p.destinationChannel() + ", channel's counterparty is " + ch.counterpartyPortId() + "/"
+          + ch.counterpartyChannelId());
+    }
   }
 
   /** Packet data: not empty, at most {@link #MAX_PACKET_DATA_BYTES}. */

@@ -18,7 +18,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ratelimit.app.chain.ChainApp;
 import dev.ratelimit.app.chain.TxResult;
 import dev.ratelimit.app.ibc.Commitments;
+import dev.ratelimit.app.ibc.IbcEvents;
+import dev.ratelimit.app.ibc.MsgAcknowledgement;
 import dev.ratelimit.app.ibc.MsgRecvPacket;
+import dev.ratelimit.app.ibc.MsgTimeout;
 import dev.ratelimit.app.relayer.Relayer;
 import dev.ratelimit.app.testing.Network;
 import dev.ratelimit.app.tx.TxException;
@@ -31,6 +34,7 @@ import dev.ratelimit.middleware.transfer.PacketDataCodec;
 import java.math.BigInteger;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,8 +44,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * ibc-go v10's bounds on a transfer, which an ibc-go counterparty applies to what this chain sends:
  * a receiver of at most 2,048 bytes and a memo of at most 32,768 (UTF-8), packet data of at most
- * 262,144 bytes, ibc-go's {@code Packet.ValidateBasic} on relayed packets; and its "unbounded"
- * amount 2^256 - 1, which sends the sender's whole balance.
+ * 262,144 bytes, ibc-go's {@code Packet.ValidateBasic} on relayed packets and its destination check
+ * on acknowledgements and timeouts; and its "unbounded" amount 2^256 - 1, which sends the sender's
+ * whole balance.
  */
 class TransferBoundsTest {
   private static final BigInteger UNBOUNDED = BigInteger.TWO.pow(256).subtract(BigInteger.ONE);
@@ -184,6 +189,37 @@ class TransferBoundsTest {
     assertTrue(n.net.deliver(n.stride,
         new MsgRecvPacket(packet(10, data, new Height(1, 1_000_000), 0), relayer)).isOk());
     assertEquals(big(3), n.stride.balance(BOB, STRIDE_UOSMO));
+  }
+
+  /**
+   * A packet's commitment covers its data and timeouts, not where it went: ibc-go checks the
+   * destination of an acknowledged or timed-out packet against the channel's counterparty.
+   */
+  @Test
+  void ibcCore_acknowledgesOrTimesOutOnlyAPacketSentToTheCounterparty() {
+    n.net.setRelaying(false);
+    List<Packet> sent = new ArrayList<>();
+    n.net.onCommit((chain, block) -> block.events().stream()
+        .filter(e -> e.type().equals(IbcEvents.SEND_PACKET))
+        .forEach(e -> sent.add(IbcEvents.packetOf(e))));
+    assertTrue(n.sendUosmoToStride(4).isOk());
+    Packet p = sent.get(0);
+    Packet elsewhere = new Packet(p.sequence(), p.sourcePort(), p.sourceChannel(),
+        p.destinationPort(), "channel-99", p.data(), p.timeoutHeight(), p.timeoutTimestamp());
+    String relayer = Relayer.address(n.osmosis.info());
+    byte[] error = Acknowledgement.rateLimitError(7).toJsonBytes();
+
+    TxResult ack = n.net.deliver(n.osmosis, new MsgAcknowledgement(elsewhere, error, relayer));
+    assertEquals(List.of("ibc", 3, "packet went to transfer/channel-99, channel's counterparty is "
+        + "transfer/" + STRIDE_CH), List.of(ack.codespace(), ack.code(), ack.log()));
+    TxResult timeout = n.net.deliver(n.osmosis, new MsgTimeout(elsewhere, relayer));
+    assertEquals(List.of("ibc", 3), List.of(timeout.codespace(), timeout.code()));
+    assertTrue(n.osmosis.query(ctx -> n.osmosis.ibc().packetCommitment(
+        ctx, "transfer", OSMO_CH, p.sequence())).isPresent(), "still awaiting its ack");
+
+    var before = n.osmosis.balance(ALICE, UOSMO);
+    assertTrue(n.net.deliver(n.osmosis, new MsgAcknowledgement(p, error, relayer)).isOk());
+    assertEquals(before.add(big(4)), n.osmosis.balance(ALICE, UOSMO), "refunded");
   }
 
   private TxResult send(String sender, String denom, BigInteger amount, String receiver,
