@@ -39,6 +39,9 @@ import java.util.Set;
  * the message does not declare (unless its number has bit 11 set, the SDK's "non-critical" mark:
  * the SDK's unknown-field check allows exactly those), fail with
  * {@link ErrorCode#INVALID_REQUEST} before anything runs, so nothing is written.
+ *
+ * <p>{@link #validate} runs the same decoding and the handler's stateless checks without executing
+ * the message: one code path, so submission and execution cannot disagree on those rules.
  */
 public final class MsgRouter {
   private static final String PACKAGE_A = "ratelimit.v1";
@@ -77,6 +80,29 @@ public final class MsgRouter {
    */
   public Any route(BlockContext ctx, Any msg) {
     Objects.requireNonNull(ctx, "ctx");
+    handler.execute(ctx, check(msg));
+    // Every response is an empty message: its encoding is empty in either package.
+    return Any.newBuilder().setTypeUrl(msg.getTypeUrl() + "Response").build();
+  }
+
+  /**
+   * Runs every check {@link #route} runs before it reads state, and nothing else: the type URL,
+   * the decoding, then the handler's rules 1-8 (signer address, fields, signer is the authority;
+   * see {@link RateLimitMsgHandler}). It reads and writes no state, so a host can refuse a
+   * governance proposal when it is submitted; the stateful checks (a limit exists, a supply, a
+   * channel) wait for execution, since the state may change in between.
+   *
+   * @throws RateLimitException what {@link #route} would throw for the same rule, code and message:
+   *     {@link ErrorCode#INVALID_REQUEST} for an unknown type URL, bytes that do not decode or an
+   *     invalid field, {@link ErrorCode#INVALID_ADDRESS} for a malformed signer, {@link
+   *     ErrorCode#UNAUTHORIZED} for a signer other than the authority
+   */
+  public void validate(Any msg) {
+    check(msg);
+  }
+
+  /** Decodes {@code msg} by its type URL and runs the handler's stateless checks on it. */
+  private CheckedMsg check(Any msg) {
     Objects.requireNonNull(msg, "msg");
     String typeUrl = msg.getTypeUrl();
     Kind kind = ROUTES.get(typeUrl);
@@ -86,16 +112,12 @@ public final class MsgRouter {
           "unknown message type URL " + Texts.quote(typeUrl) + "; supported: " + ROUTES.keySet());
     }
     ByteString value = msg.getValue();
-    switch (kind) {
-      case ADD -> handler.addRateLimit(ctx, decode(MsgAddRateLimit.parser(), value, typeUrl));
-      case UPDATE ->
-          handler.updateRateLimit(ctx, decode(MsgUpdateRateLimit.parser(), value, typeUrl));
-      case REMOVE ->
-          handler.removeRateLimit(ctx, decode(MsgRemoveRateLimit.parser(), value, typeUrl));
-      case RESET -> handler.resetRateLimit(ctx, decode(MsgResetRateLimit.parser(), value, typeUrl));
-    }
-    // Every response is an empty message: its encoding is empty in either package.
-    return Any.newBuilder().setTypeUrl(typeUrl + "Response").build();
+    return switch (kind) {
+      case ADD -> handler.check(decode(MsgAddRateLimit.parser(), value, typeUrl));
+      case UPDATE -> handler.check(decode(MsgUpdateRateLimit.parser(), value, typeUrl));
+      case REMOVE -> handler.check(decode(MsgRemoveRateLimit.parser(), value, typeUrl));
+      case RESET -> handler.check(decode(MsgResetRateLimit.parser(), value, typeUrl));
+    };
   }
 
   private static <T extends Message> T decode(

@@ -16,7 +16,6 @@ import dev.ratelimit.proto.v1.MsgResetRateLimitResponse;
 import dev.ratelimit.proto.v1.MsgUpdateRateLimit;
 import dev.ratelimit.proto.v1.MsgUpdateRateLimitResponse;
 import java.util.Objects;
-import java.util.function.Consumer;
 
 /**
  * Executes the module's governance messages ({@code ratelimit.v1.Msg...}, wire-compatible with the
@@ -43,7 +42,9 @@ import java.util.function.Consumer;
  * </ol>
  *
  * Rules 2-7 fail as {@link ErrorCode#INVALID_REQUEST}; rules 4-7 apply to add and update only.
- * Stateless errors therefore win over a wrong signer.
+ * Stateless errors therefore win over a wrong signer. Rules 1-8 read no state: {@link
+ * MsgRouter#validate} runs them alone, so a host can refuse a proposal when it is submitted (as the
+ * Cosmos SDK's gov module does) with the same codes and messages execution would give.
  *
  * <p><b>Atomicity.</b> Each message runs in its own {@link BlockContext#branch()} of the given
  * context, committed only on success: a rejected message writes nothing and emits nothing.
@@ -123,14 +124,7 @@ public final class RateLimitMsgHandler {
    */
   public MsgAddRateLimitResponse addRateLimit(BlockContext ctx, MsgAddRateLimit msg) {
     Objects.requireNonNull(ctx, "ctx");
-    Objects.requireNonNull(msg, "msg");
-    MsgValidation.requireAddress(msg.getAuthority(), addressCodec);
-    Path path = MsgValidation.path(msg.getDenom(), msg.getChannelOrClientId());
-    Quota quota =
-        MsgValidation.quota(
-            msg.getMaxPercentSend(), msg.getMaxPercentRecv(), msg.getDurationHours());
-    requireAuthority(msg.getAuthority());
-    inBranch(ctx, b -> b.emit(GovEvents.added(keeper.addRateLimit(b, path, quota))));
+    execute(ctx, check(msg));
     return MsgAddRateLimitResponse.getDefaultInstance();
   }
 
@@ -145,14 +139,7 @@ public final class RateLimitMsgHandler {
    */
   public MsgUpdateRateLimitResponse updateRateLimit(BlockContext ctx, MsgUpdateRateLimit msg) {
     Objects.requireNonNull(ctx, "ctx");
-    Objects.requireNonNull(msg, "msg");
-    MsgValidation.requireAddress(msg.getAuthority(), addressCodec);
-    Path path = MsgValidation.path(msg.getDenom(), msg.getChannelOrClientId());
-    Quota quota =
-        MsgValidation.quota(
-            msg.getMaxPercentSend(), msg.getMaxPercentRecv(), msg.getDurationHours());
-    requireAuthority(msg.getAuthority());
-    inBranch(ctx, b -> b.emit(GovEvents.updated(keeper.updateRateLimit(b, path, quota))));
+    execute(ctx, check(msg));
     return MsgUpdateRateLimitResponse.getDefaultInstance();
   }
 
@@ -165,20 +152,7 @@ public final class RateLimitMsgHandler {
    */
   public MsgRemoveRateLimitResponse removeRateLimit(BlockContext ctx, MsgRemoveRateLimit msg) {
     Objects.requireNonNull(ctx, "ctx");
-    Objects.requireNonNull(msg, "msg");
-    MsgValidation.requireAddress(msg.getAuthority(), addressCodec);
-    Path path = MsgValidation.path(msg.getDenom(), msg.getChannelOrClientId());
-    requireAuthority(msg.getAuthority());
-    inBranch(
-        ctx,
-        b -> {
-          // The keeper's remove is a no-op on an absent path; the message must fail instead.
-          if (!keeper.hasRateLimit(b, path)) {
-            throw notFound(path);
-          }
-          keeper.removeRateLimit(b, path);
-          b.emit(GovEvents.removed(path));
-        });
+    execute(ctx, check(msg));
     return MsgRemoveRateLimitResponse.getDefaultInstance();
   }
 
@@ -192,12 +166,60 @@ public final class RateLimitMsgHandler {
    */
   public MsgResetRateLimitResponse resetRateLimit(BlockContext ctx, MsgResetRateLimit msg) {
     Objects.requireNonNull(ctx, "ctx");
+    execute(ctx, check(msg));
+    return MsgResetRateLimitResponse.getDefaultInstance();
+  }
+
+  // Rules 1-8 of each message, in rule order; they read no state, so MsgRouter.validate runs them
+  // at submission and execution runs them again.
+
+  CheckedMsg.Add check(MsgAddRateLimit msg) {
+    Objects.requireNonNull(msg, "msg");
+    MsgValidation.requireAddress(msg.getAuthority(), addressCodec);
+    Path path = MsgValidation.path(msg.getDenom(), msg.getChannelOrClientId());
+    Quota quota =
+        MsgValidation.quota(
+            msg.getMaxPercentSend(), msg.getMaxPercentRecv(), msg.getDurationHours());
+    requireAuthority(msg.getAuthority());
+    return new CheckedMsg.Add(path, quota);
+  }
+
+  CheckedMsg.Update check(MsgUpdateRateLimit msg) {
+    Objects.requireNonNull(msg, "msg");
+    MsgValidation.requireAddress(msg.getAuthority(), addressCodec);
+    Path path = MsgValidation.path(msg.getDenom(), msg.getChannelOrClientId());
+    Quota quota =
+        MsgValidation.quota(
+            msg.getMaxPercentSend(), msg.getMaxPercentRecv(), msg.getDurationHours());
+    requireAuthority(msg.getAuthority());
+    return new CheckedMsg.Update(path, quota);
+  }
+
+  CheckedMsg.Remove check(MsgRemoveRateLimit msg) {
     Objects.requireNonNull(msg, "msg");
     MsgValidation.requireAddress(msg.getAuthority(), addressCodec);
     Path path = MsgValidation.path(msg.getDenom(), msg.getChannelOrClientId());
     requireAuthority(msg.getAuthority());
-    inBranch(ctx, b -> b.emit(GovEvents.reset(keeper.resetRateLimit(b, path))));
-    return MsgResetRateLimitResponse.getDefaultInstance();
+    return new CheckedMsg.Remove(path);
+  }
+
+  CheckedMsg.Reset check(MsgResetRateLimit msg) {
+    Objects.requireNonNull(msg, "msg");
+    MsgValidation.requireAddress(msg.getAuthority(), addressCodec);
+    Path path = MsgValidation.path(msg.getDenom(), msg.getChannelOrClientId());
+    requireAuthority(msg.getAuthority());
+    return new CheckedMsg.Reset(path);
+  }
+
+  /**
+   * Rule 9 and the write of a checked message, in a branch of {@code ctx}: committed if it
+   * returns, discarded if not.
+   */
+  void execute(BlockContext ctx, CheckedMsg msg) {
+    try (BlockContext branch = ctx.branch()) {
+      msg.apply(keeper, branch);
+      branch.commit();
+    }
   }
 
   /** Rule 8: an exact string match, as in Go. */
@@ -206,18 +228,6 @@ public final class RateLimitMsgHandler {
       throw new RateLimitException(
           ErrorCode.UNAUTHORIZED,
           "expected authority " + Texts.quote(authority) + ", got " + Texts.quote(signer));
-    }
-  }
-
-  private static RateLimitException notFound(Path path) {
-    return new RateLimitException(ErrorCode.RATE_LIMIT_NOT_FOUND, "no rate limit on " + path);
-  }
-
-  /** Runs {@code action} in a branch of {@code ctx}: committed if it returns, discarded if not. */
-  private static void inBranch(BlockContext ctx, Consumer<BlockContext> action) {
-    try (BlockContext branch = ctx.branch()) {
-      action.accept(branch);
-      branch.commit();
     }
   }
 }

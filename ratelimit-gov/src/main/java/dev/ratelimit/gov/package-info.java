@@ -8,6 +8,8 @@
  * dev.ratelimit.gov.ProposalHandler} (a proposal's message list). The host may plug an {@link
  * dev.ratelimit.gov.AddressCodec} (e.g. bech32) to check the signer's address format. Every
  * rejection is a {@link dev.ratelimit.core.RateLimitException} whose {@link
- * dev.ratelimit.core.ErrorCode} is stable; a rejected message or proposal writes nothing.
+ * dev.ratelimit.core.ErrorCode} is stable; a rejected message or proposal writes nothing. The
+ * router and the proposal handler also {@code validate} without executing: the checks that read
+ * no state, which a host runs when a proposal is submitted.
  */
 package dev.ratelimit.gov;

@@ -16,15 +16,20 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
 import com.google.protobuf.UnknownFieldSet;
 import dev.ratelimit.core.ErrorCode;
+import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.model.Quota;
 import dev.ratelimit.proto.v1.MsgAddRateLimitResponse;
 import dev.ratelimit.proto.v1.MsgRemoveRateLimitResponse;
 import dev.ratelimit.proto.v1.MsgResetRateLimitResponse;
 import dev.ratelimit.proto.v1.MsgUpdateRateLimitResponse;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class MsgRouterTest {
@@ -185,6 +190,133 @@ class MsgRouterTest {
     kit.assertRejected(
         ErrorCode.INVALID_REQUEST,
         () -> kit.router.route(kit.ctx, any(A + "MsgAddRateLimit", remove("ustrd", "channel-0"))));
+  }
+
+  // ================================================================== validate: no execution
+
+  @ParameterizedTest
+  @ValueSource(strings = {A, G})
+  void validate_acceptsAllFourValidMessages_andReadsAndWritesNothing(String pkg) {
+    String before = kit.digest();
+    // No limit exists and "uatom" has no supply: only execution would find that out.
+    kit.router.validate(any(pkg + "MsgAddRateLimit", add("uatom", "channel-0")));
+    kit.router.validate(any(pkg + "MsgAddRateLimit", add("ustrd", "channel-9")));
+    kit.router.validate(any(pkg + "MsgUpdateRateLimit", update("ustrd", "channel-0", "1", "0", 1)));
+    kit.router.validate(any(pkg + "MsgRemoveRateLimit", remove("ustrd", "07-tendermint-5")));
+    kit.router.validate(any(pkg + "MsgResetRateLimit", reset("ustrd", "channel-0")));
+    assertEquals(before, kit.digest());
+    assertEquals(List.of(), kit.events);
+  }
+
+  /** Valid fields and signer, failing at execution only: validate lets each through. */
+  @Test
+  void validate_leavesTheStatefulChecksToExecution() {
+    kit.router.route(kit.ctx, any(add("ustrd", "channel-0")));
+    kit.events.clear();
+    Map<ErrorCode, Any> statefulFailures =
+        Map.of(
+            ErrorCode.RATE_LIMIT_ALREADY_EXISTS, any(add("ustrd", "channel-0")),
+            ErrorCode.ZERO_CHANNEL_VALUE, any(add("uatom", "channel-0")),
+            ErrorCode.CHANNEL_NOT_FOUND, any(add("ustrd", "channel-9")),
+            ErrorCode.RATE_LIMIT_NOT_FOUND, any(G + "MsgResetRateLimit", reset("ustrd", "channel-1")));
+    statefulFailures.forEach(
+        (code, msg) -> {
+          kit.router.validate(msg);
+          kit.assertRejected(code, () -> kit.router.route(kit.ctx, msg));
+        });
+  }
+
+  static Stream<Arguments> statelessFailures() {
+    String unauthorized = "unauthorized: expected authority \"authority\", got \"mallory\"";
+    return Stream.of(A, G)
+        .flatMap(
+            pkg ->
+                Stream.of(
+                    Arguments.of(
+                        any(pkg + "MsgAddRateLimit", add("ustrd", "channel-0").toBuilder()
+                            .setAuthority(" ").build()),
+                        ErrorCode.INVALID_ADDRESS,
+                        "invalid address: authority must not be blank, got \" \""),
+                    Arguments.of(
+                        any(pkg + "MsgAddRateLimit", add("ustrd", "channel-0", "101", "10", 24)),
+                        ErrorCode.INVALID_REQUEST,
+                        "invalid request: max_percent_send must be in [0, 100], got \"101\""),
+                    Arguments.of(
+                        any(pkg + "MsgAddRateLimit", add("ustrd", "channel-")),
+                        ErrorCode.INVALID_REQUEST,
+                        "invalid request: channel_or_client_id must be a channel id (channel-N) or"
+                            + " a client id, got \"channel-\""),
+                    Arguments.of(
+                        any(pkg + "MsgUpdateRateLimit", update("ustrd", "channel-0", "0", "0", 24)),
+                        ErrorCode.INVALID_REQUEST,
+                        "invalid request: max_percent_send and max_percent_recv must not both be 0"),
+                    Arguments.of(
+                        any(pkg + "MsgUpdateRateLimit", update("ustrd", "channel-0", "5", "010", 1)),
+                        ErrorCode.INVALID_REQUEST,
+                        "invalid request: max_percent_recv must be a canonical decimal integer in"
+                            + " [0, 100], got \"010\""),
+                    Arguments.of(
+                        any(pkg + "MsgUpdateRateLimit", update("ustrd", "channel-0", "5", "5", 0)),
+                        ErrorCode.INVALID_REQUEST,
+                        "invalid request: duration_hours must not be 0"),
+                    Arguments.of(
+                        any(pkg + "MsgRemoveRateLimit", remove("", "channel-0")),
+                        ErrorCode.INVALID_REQUEST,
+                        "invalid request: denom must not be empty"),
+                    Arguments.of(
+                        any(pkg + "MsgResetRateLimit", reset("ustrd", "channel-0").toBuilder()
+                            .setAuthority("mallory").build()),
+                        ErrorCode.UNAUTHORIZED,
+                        unauthorized),
+                    // a field error wins over a wrong signer (rules 2-7 before 8)
+                    Arguments.of(
+                        any(pkg + "MsgRemoveRateLimit", remove("ustrd", "invalid").toBuilder()
+                            .setAuthority("mallory").build()),
+                        ErrorCode.INVALID_REQUEST,
+                        "invalid request: channel_or_client_id must be a channel id (channel-N) or"
+                            + " a client id, got \"invalid\""),
+                    Arguments.of(
+                        Any.newBuilder().setTypeUrl(pkg + "MsgResetRateLimit")
+                            .setValue(bytes("0a0561")).build(),
+                        ErrorCode.INVALID_REQUEST,
+                        "invalid request: cannot decode " + pkg + "MsgResetRateLimit (3 bytes):"
+                            + " While parsing a protocol message, the input ended unexpectedly in"
+                            + " the middle of a field.  This could mean either that the input has"
+                            + " been truncated or that an embedded message misreported its own"
+                            + " length."),
+                    Arguments.of(
+                        withUnknownField(any(pkg + "MsgAddRateLimit", add("ustrd", "channel-0")), 7),
+                        ErrorCode.INVALID_REQUEST,
+                        "invalid request: " + pkg + "MsgAddRateLimit carries field number 7, which"
+                            + " the message does not declare")));
+  }
+
+  @ParameterizedTest
+  @MethodSource("statelessFailures")
+  void validate_failsExactlyAsRouteWould_andWritesNothing(Any msg, ErrorCode code, String message) {
+    RateLimitException validated = kit.assertRejected(code, () -> kit.router.validate(msg));
+    assertEquals(message, validated.getMessage());
+    RateLimitException routed = kit.assertRejected(code, () -> kit.router.route(kit.ctx, msg));
+    assertEquals(message, routed.getMessage());
+  }
+
+  @Test
+  void validate_unknownTypeUrl_isInvalidRequest_asRouteReportsIt() {
+    Any msg = any("/cosmos.bank.v1beta1.MsgSend", add("ustrd", "channel-0"));
+    RateLimitException e = kit.assertRejected(
+        ErrorCode.INVALID_REQUEST, () -> kit.router.validate(msg));
+    assertEquals(
+        "invalid request: unknown message type URL \"/cosmos.bank.v1beta1.MsgSend\"; supported: "
+            + MsgRouter.supportedTypeUrls(),
+        e.getMessage());
+    assertEquals(
+        e.getMessage(),
+        assertThrows(RateLimitException.class, () -> kit.router.route(kit.ctx, msg)).getMessage());
+  }
+
+  @Test
+  void validate_null_isACallerBug() {
+    assertThrows(NullPointerException.class, () -> kit.router.validate(null));
   }
 
   private static void assertResponse(String typeUrl, Any response) {

@@ -138,6 +138,69 @@ class ProposalHandlerTest {
     assertFalse(kit.keeper.hasRateLimit(kit.ctx, path("ustrd", "channel-0")));
   }
 
+  // ================================================================== validate: no execution
+
+  @Test
+  void validate_emptyProposal_isInvalidRequest() {
+    RateLimitException e =
+        kit.assertRejected(ErrorCode.INVALID_REQUEST, () -> kit.proposals.validate(List.of()));
+    assertEquals("invalid request: a proposal needs at least one message", e.getMessage());
+  }
+
+  @Test
+  void validate_null_isACallerBug() {
+    assertThrows(
+        NullPointerException.class,
+        () -> kit.proposals.validate(Arrays.asList(any(add("ustrd", "channel-0")), null)));
+    assertThrows(NullPointerException.class, () -> kit.proposals.validate(null));
+  }
+
+  @Test
+  void validate_firstInvalidMessage_isReportedAsExecuteWouldReportIt() {
+    // 1: valid, 2: invalid percent (G's package), 3: wrong signer, 4: undecodable
+    List<Any> msgs =
+        List.of(
+            any(add("ustrd", "channel-0")),
+            any(
+                "/ibc.applications.rate_limiting.v1.MsgUpdateRateLimit",
+                update("ustrd", "channel-0", "10", "101", 24)),
+            any(reset("ustrd", "channel-0").toBuilder().setAuthority("mallory").build()),
+            Any.newBuilder().setTypeUrl("/ratelimit.v1.MsgRemoveRateLimit").setValue(
+                com.google.protobuf.ByteString.copyFrom(new byte[] {0x12})).build());
+    RateLimitException validated =
+        kit.assertRejected(ErrorCode.INVALID_REQUEST, () -> kit.proposals.validate(msgs));
+    assertEquals(
+        "invalid request: proposal message 2 of 4"
+            + " (/ibc.applications.rate_limiting.v1.MsgUpdateRateLimit) failed:"
+            + " max_percent_recv must be in [0, 100], got \"101\"",
+        validated.getMessage());
+    assertEquals(ErrorCode.INVALID_REQUEST, ((RateLimitException) validated.getCause()).code());
+    RateLimitException executed =
+        kit.assertRejected(ErrorCode.INVALID_REQUEST, () -> kit.proposals.execute(kit.ctx, msgs));
+    assertEquals(validated.getMessage(), executed.getMessage());
+
+    RateLimitException unauthorized =
+        kit.assertRejected(
+            ErrorCode.UNAUTHORIZED, () -> kit.proposals.validate(msgs.subList(2, 4)));
+    assertEquals(
+        "unauthorized: proposal message 1 of 2 (/ratelimit.v1.MsgResetRateLimit) failed:"
+            + " expected authority \"authority\", got \"mallory\"",
+        unauthorized.getMessage());
+  }
+
+  @Test
+  void validate_passesAProposalThatOnlyStateRefuses_executionStillFailsIt() {
+    // The second add finds the first one's limit: code 1, known only when it executes.
+    List<Any> msgs = List.of(any(add("ustrd", "channel-0")), any(add("ustrd", "channel-0")));
+    String before = kit.digest();
+    kit.proposals.validate(msgs);
+    assertEquals(before, kit.digest());
+    assertEquals(List.of(), kit.events);
+    kit.assertRejected(
+        ErrorCode.RATE_LIMIT_ALREADY_EXISTS, () -> kit.proposals.execute(kit.ctx, msgs));
+    assertFalse(kit.keeper.hasRateLimit(kit.ctx, path("ustrd", "channel-0")));
+  }
+
   @Test
   void laterMessagesSeeEarlierWrites() {
     // add then update in one proposal: the update finds the limit the add wrote in the branch

@@ -59,7 +59,9 @@ import org.junit.jupiter.api.Test;
  *   <li>every rejection carries a code of the path's documented set (a receive's rejection is an
  *       error acknowledgement with ibc-go's exact bytes and an ABCI code);
  *   <li>the store digest is unchanged after every rejected input (and, on the callbacks that must
- *       not fail, whenever the module reported the input as invalid).
+ *       not fail, whenever the module reported the input as invalid);
+ *   <li>a governance message's {@code validate} writes nothing and agrees with its execution:
+ *       refused with the same code and text, or passed and then failing only on state.
  * </ul>
  *
  * The seed is fixed (override with {@code -Dreliability.hostile.seed=N}); a failure names the
@@ -74,6 +76,10 @@ class HostileInputTest {
   private static final Set<Integer> RECV_CODES = Set.of(4, 7, 8, 9, 10, 11);
   private static final Set<ErrorCode> GOV_CODES = Set.of(
       ErrorCode.INVALID_REQUEST, ErrorCode.INVALID_ADDRESS, ErrorCode.UNAUTHORIZED,
+      ErrorCode.RATE_LIMIT_ALREADY_EXISTS, ErrorCode.RATE_LIMIT_NOT_FOUND,
+      ErrorCode.ZERO_CHANNEL_VALUE, ErrorCode.CHANNEL_NOT_FOUND);
+  /** What only execution finds out: a message that passes validate fails with one of these. */
+  private static final Set<ErrorCode> STATEFUL_GOV_CODES = Set.of(
       ErrorCode.RATE_LIMIT_ALREADY_EXISTS, ErrorCode.RATE_LIMIT_NOT_FOUND,
       ErrorCode.ZERO_CHANNEL_VALUE, ErrorCode.CHANNEL_NOT_FOUND);
 
@@ -212,11 +218,18 @@ class HostileInputTest {
       case GOV_MSG -> {
         Any msg = h.govMessage();
         String input = where + " " + Hostile.describe(msg);
+        Optional<RateLimitException> invalid = validate(rig, msg, before, input);
         try {
           rig.router.route(rig.ctx(), msg);
           accepted(kind);
+          assertTrue(invalid.isEmpty(), input + ": routed, but validate refused it: " + invalid);
         } catch (RateLimitException e) {
           govRejected(kind, e, before, rig, input);
+          if (invalid.isPresent()) { // the same rule, so the same code and text
+            assertEquals(invalid.get().getMessage(), e.getMessage(), input);
+          } else {
+            assertTrue(STATEFUL_GOV_CODES.contains(e.code()), input + ": validate passed " + e);
+          }
         }
       }
       case PROPOSAL -> {
@@ -367,6 +380,19 @@ class HostileInputTest {
     } else {
       accepted(kind);
     }
+  }
+
+  /** {@link dev.ratelimit.gov.MsgRouter#validate}'s verdict on {@code msg}; it must not write. */
+  private static Optional<RateLimitException> validate(
+      MiddlewareRig rig, Any msg, String before, String input) {
+    Optional<RateLimitException> invalid = Optional.empty();
+    try {
+      rig.router.validate(msg);
+    } catch (RateLimitException e) {
+      invalid = Optional.of(e);
+    }
+    assertEquals(before, rig.digest(), input + ": validate changed the store");
+    return invalid;
   }
 
   private void govRejected(

@@ -8,6 +8,8 @@ import dev.ratelimit.app.state.Keys;
 import dev.ratelimit.app.state.ValueReader;
 import dev.ratelimit.app.state.ValueWriter;
 import dev.ratelimit.app.tx.TxException;
+import dev.ratelimit.core.ErrorCode;
+import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.host.Event;
 import dev.ratelimit.core.store.KvEntry;
@@ -28,9 +30,24 @@ import javax.inject.Singleton;
 
 /**
  * Proposals: submission, the voting period (blocks), and execution at EndBlock through the
- * rate-limit module's {@link ProposalHandler}. A proposal's messages must name the gov authority
- * as signer; the handler checks it, and a failing proposal applies nothing and is recorded as
- * {@link Proposal.Status#FAILED} with the first failure.
+ * rate-limit module's {@link ProposalHandler}.
+ *
+ * <p><b>At submission</b> each message, in order, gets the checks that read no state ({@link
+ * MsgRouter#validate}), as the Cosmos SDK's {@code x/gov} {@code SubmitProposal} runs {@code
+ * ValidateBasic}, the signer check and the route check (v0.50, {@code x/gov/keeper/proposal.go}).
+ * The first failure refuses the transaction, in the {@code gov} codespace; nothing is stored and no
+ * proposal id is used:
+ *
+ * <ul>
+ *   <li>a type URL the module does not route: {@code ErrUnroutableProposalMsg} (10);
+ *   <li>bytes that do not decode, a malformed signer or an invalid field: {@code
+ *       ErrInvalidProposalMsg} (12);
+ *   <li>a signer other than the gov account: {@code ErrInvalidSigner} (13).
+ * </ul>
+ *
+ * <b>At execution</b> every check runs again, with the stateful ones (a limit exists or not, the
+ * denom's supply, the channel): the state may have changed since submission. A failing proposal
+ * applies nothing and is recorded as {@link Proposal.Status#FAILED} with the first failure.
  *
  * <p>Store (under {@code s/gov/}): 1 proposal by id, 2 queue {@code (voting end height, id)}, 3
  * voting period, 4 next proposal id.
@@ -46,15 +63,18 @@ public final class GovKeeper {
   private static final int NEXT_ID = 4;
 
   private final ProposalHandler handler;
+  private final MsgRouter router;
   private final String authority;
   private final String accountPrefix;
 
   @Inject
   public GovKeeper(
       ProposalHandler handler,
+      MsgRouter router,
       @Named(RateLimitGovModule.AUTHORITY) String authority,
       ChainInfo chain) {
     this.handler = Objects.requireNonNull(handler, "handler");
+    this.router = Objects.requireNonNull(router, "router");
     this.authority = Objects.requireNonNull(authority, "authority");
     this.accountPrefix = chain.accountPrefix();
   }
@@ -83,21 +103,23 @@ public final class GovKeeper {
   }
 
   /**
-   * Stores a proposal; it executes at the EndBlock of height + voting period.
+   * Checks a proposal's messages without executing them, then stores it; it executes at the
+   * EndBlock of height + voting period.
    *
    * @return the proposal id (from 1)
    * @throws TxException {@code invalid_address} for a bad proposer, {@code invalid_request} for no
-   *     message or a message type governance cannot execute
+   *     message; for the first message that fails a stateless check, gov's {@code
+   *     ErrUnroutableProposalMsg}, {@code ErrInvalidProposalMsg} or {@code ErrInvalidSigner} (see
+   *     the class comment). Nothing is written then.
    */
   public long submitProposal(BlockContext ctx, MsgSubmitProposal msg) {
     Addresses.validate(accountPrefix, msg.proposer());
-    if (msg.messages().isEmpty()) {
+    List<Any> msgs = msg.messages();
+    if (msgs.isEmpty()) {
       throw TxException.invalidRequest("a proposal needs at least one message");
     }
-    for (Any m : msg.messages()) {
-      if (!MsgRouter.supportedTypeUrls().contains(m.getTypeUrl())) {
-        throw TxException.invalidRequest("governance cannot execute " + m.getTypeUrl());
-      }
+    for (int i = 0; i < msgs.size(); i++) {
+      requireSubmittable(msgs, i);
     }
     KvStore s = ctx.store();
     long id = readU64(s, key(NEXT_ID).build(), 1);
@@ -112,6 +134,30 @@ public final class GovKeeper {
     ctx.emit(Event.of("submit_proposal", "proposal_id", Long.toString(id),
         "voting_period_end_height", Long.toString(end)));
     return id;
+  }
+
+  /**
+   * Refuses message {@code i} as {@code x/gov} would, by the module's own stateless checks: the
+   * module's error names what is wrong, the gov code says which of gov's checks it stands for.
+   */
+  private void requireSubmittable(List<Any> msgs, int i) {
+    Any m = msgs.get(i);
+    try {
+      router.validate(m);
+    } catch (RateLimitException e) {
+      String which = "proposal message " + (i + 1) + " of " + msgs.size();
+      if (!MsgRouter.supportedTypeUrls().contains(m.getTypeUrl())) {
+        // The module's text names the type URL, quoted and cut. (On a Cosmos chain a type URL no
+        // module registers fails earlier, when the transaction is decoded.)
+        throw TxException.unroutableProposalMsg(which + " cannot be routed: " + e.getMessage());
+      }
+      which += " (" + m.getTypeUrl() + ")";
+      if (e.code() == ErrorCode.UNAUTHORIZED) {
+        throw TxException.invalidSigner(
+            which + " is not signed by the gov account: " + e.getMessage());
+      }
+      throw TxException.invalidProposalMsg(which + " is invalid: " + e.getMessage());
+    }
   }
 
   /** A proposal by id. */

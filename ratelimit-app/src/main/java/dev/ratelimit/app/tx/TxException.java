@@ -62,4 +62,19 @@ public final class TxException extends RuntimeException {
   public static TxException notFound(String message) {
     return new TxException(SDK, 38, message);
   }
+
+  /** gov ErrUnroutableProposalMsg (10): no handler routes a proposal's message. */
+  public static TxException unroutableProposalMsg(String message) {
+    return new TxException(GOV, 10, message);
+  }
+
+  /** gov ErrInvalidProposalMsg (12): a proposal's message fails its basic validation. */
+  public static TxException invalidProposalMsg(String message) {
+    return new TxException(GOV, 12, message);
+  }
+
+  /** gov ErrInvalidSigner (13): a proposal's message is not signed by the gov account alone. */
+  public static TxException invalidSigner(String message) {
+    return new TxException(GOV, 13, message);
+  }
 }
