@@ -19,8 +19,9 @@ import java.util.Optional;
  * counterparty) against a decoder written here from BIP-173's text: the same strings are valid,
  * with the same prefix and payload, and what is valid encodes back to itself. An address is valid
  * with a payload of 1 to 255 bytes in up to 1023 characters, as the Cosmos SDK reads it (BIP-173
- * alone stops at 90). The app takes lower case only, as the Cosmos SDK prints addresses. A refused address is named in a bounded text
- * without raw control characters: the message goes into a durable event.
+ * alone stops at 90). The app takes lower case only, as the Cosmos SDK prints addresses. A refused
+ * address is named in a bounded text without raw control characters: the message goes into a
+ * durable event.
  */
 class Bech32FuzzTest {
   private static final String CHARSET = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
@@ -57,7 +58,8 @@ class Bech32FuzzTest {
   static String address(FuzzedDataProvider in) {
     return switch (in.consumeInt(0, 2)) {
       // a valid address, maybe with something after it
-      case 0 -> Bech32Codec.encode(hrp(in), in.consumeBytes(in.consumeInt(0, 300))) + in.consumeRemainingAsString();
+      case 0 -> Bech32Codec.encode(hrp(in), in.consumeBytes(in.consumeInt(0, 300)))
+          + in.consumeRemainingAsString();
       // any 5-bit groups with a valid checksum: the padding rules decide
       case 1 -> withChecksum(hrp(in), in.consumeRemainingAsBytes());
       default -> in.consumeRemainingAsString();

@@ -81,7 +81,8 @@ public final class ProposalHandler {
   private static List<Any> requireMessages(List<Any> messages) {
     List<Any> msgs = List.copyOf(messages); // null-hostile
     if (msgs.isEmpty()) {
-      throw new RateLimitException(ErrorCode.INVALID_REQUEST, "a proposal needs at least one message");
+      throw new RateLimitException(
+          ErrorCode.INVALID_REQUEST, "a proposal needs at least one message");
     }
     return msgs;
   }

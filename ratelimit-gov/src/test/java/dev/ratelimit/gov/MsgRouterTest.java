@@ -218,7 +218,8 @@ class MsgRouterTest {
             ErrorCode.RATE_LIMIT_ALREADY_EXISTS, any(add("ustrd", "channel-0")),
             ErrorCode.ZERO_CHANNEL_VALUE, any(add("uatom", "channel-0")),
             ErrorCode.CHANNEL_NOT_FOUND, any(add("ustrd", "channel-9")),
-            ErrorCode.RATE_LIMIT_NOT_FOUND, any(G + "MsgResetRateLimit", reset("ustrd", "channel-1")));
+            ErrorCode.RATE_LIMIT_NOT_FOUND,
+            any(G + "MsgResetRateLimit", reset("ustrd", "channel-1")));
     statefulFailures.forEach(
         (code, msg) -> {
           kit.router.validate(msg);
@@ -249,9 +250,11 @@ class MsgRouterTest {
                     Arguments.of(
                         any(pkg + "MsgUpdateRateLimit", update("ustrd", "channel-0", "0", "0", 24)),
                         ErrorCode.INVALID_REQUEST,
-                        "invalid request: max_percent_send and max_percent_recv must not both be 0"),
+                        "invalid request: max_percent_send and max_percent_recv must not both"
+                            + " be 0"),
                     Arguments.of(
-                        any(pkg + "MsgUpdateRateLimit", update("ustrd", "channel-0", "5", "010", 1)),
+                        any(pkg + "MsgUpdateRateLimit",
+                            update("ustrd", "channel-0", "5", "010", 1)),
                         ErrorCode.INVALID_REQUEST,
                         "invalid request: max_percent_recv must be a canonical decimal integer in"
                             + " [0, 100], got \"010\""),
@@ -285,7 +288,8 @@ class MsgRouterTest {
                             + " been truncated or that an embedded message misreported its own"
                             + " length."),
                     Arguments.of(
-                        withUnknownField(any(pkg + "MsgAddRateLimit", add("ustrd", "channel-0")), 7),
+                        withUnknownField(
+                            any(pkg + "MsgAddRateLimit", add("ustrd", "channel-0")), 7),
                         ErrorCode.INVALID_REQUEST,
                         "invalid request: " + pkg + "MsgAddRateLimit carries field number 7, which"
                             + " the message does not declare")));

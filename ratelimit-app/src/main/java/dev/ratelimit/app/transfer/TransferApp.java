@@ -45,12 +45,12 @@ import javax.inject.Singleton;
  *       ({@code ibc/HASH} is looked up in the trace store) and is sent through this app's {@link
  *       Ics4Wrapper}, the rate-limit middleware: a send over quota fails and the transaction is
  *       rolled back, so the sender keeps the coins. ibc-go's bounds apply: a receiver of at most
- *       {@value #MAX_RECEIVER_BYTES} bytes, a memo of at most {@value #MAX_MEMO_BYTES}; an amount of
- *       2^256 - 1 sends the sender's whole balance.
+ *       {@value #MAX_RECEIVER_BYTES} bytes, a memo of at most {@value #MAX_MEMO_BYTES}; an
+ *       amount of 2^256 - 1 sends the sender's whole balance.
  *   <li><b>receive</b>: packet data decoded by {@link PacketDataCodec}, amount must be positive,
- *       receiver and memo within the send's bounds, receiver an address of this chain, denom resolved by {@link
- *       DenomResolver#recvDenom}: source case → unescrow the local denom, sink case → mint the
- *       voucher {@code ibc/HASH} and store its trace. Success acknowledges {@code
+ *       receiver and memo within the send's bounds, receiver an address of this chain, denom
+ *       resolved by {@link DenomResolver#recvDenom}: source case → unescrow the local denom, sink
+ *       case → mint the voucher {@code ibc/HASH} and store its trace. Success acknowledges {@code
  *       {"result":"AQ=="}}; any failure acknowledges an error {@code {"error":"ABCI code: N: error
  *       handling packet: see events for details"}} (N the failure's code, 1 when it has none) and
  *       writes nothing.
@@ -261,9 +261,10 @@ public final class TransferApp implements IbcModule {
    * Receives a transfer over {@code destinationPort/destinationChannel} (a channel, or in IBC v2
    * a client) in a branch of {@code ctx}: the packet data is read by {@code data} (which may also
    * refuse the packet), the amount must be positive, the receiver and memo within ibc-go's bounds
-   * and the receiver an address of this chain; then the local denom is unescrowed (source case) or its voucher minted (sink case, its trace
-   * stored). A success commits the branch and returns empty; any failure writes nothing, emits
-   * the reason in a durable event and returns its ABCI code (1 when it has none).
+   * and the receiver an address of this chain; then the local denom is unescrowed (source case) or
+   * its voucher minted (sink case, its trace stored). A success commits the branch and returns
+   * empty; any failure writes nothing, emits the reason in a durable event and returns its ABCI
+   * code (1 when it has none).
    *
    * @throws StorageException if the node's storage fails: never an acknowledgement
    */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.HexFormat;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -57,6 +58,17 @@ class Bech32Test {
 
   private static String refusal(String text) {
     return assertThrows(IllegalArgumentException.class, () -> Bech32.decode(text)).getMessage();
+  }
+
+  /** A prefix takes every printable ASCII character, '!' (33) to '~' (126). */
+  @Test
+  void prefix_takesPrintableAsciiFromBangToTilde() {
+    byte[] data = {1, 2, 3};
+    for (String hrp : List.of("!", "~", "!~")) {
+      Bech32.Decoded decoded = Bech32.decode(Bech32.encode(hrp, data));
+      assertEquals(hrp, decoded.hrp());
+      assertArrayEquals(data, decoded.data());
+    }
   }
 
   /** A character is shown quoted and escaped: the message goes into a durable event. */

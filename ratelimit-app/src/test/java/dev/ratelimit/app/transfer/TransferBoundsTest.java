@@ -78,6 +78,9 @@ class TransferBoundsTest {
         List.of(wide.codespace(), wide.code(), wide.log()));
     TxResult emoji = send(ALICE, UOSMO, big(1), BOB, "🚀".repeat(8_193)); // 16,386 chars
     assertEquals(11, emoji.code());
+    // the sender is checked first, as ibc-go's MsgTransfer.ValidateBasic does
+    TxResult badSender = send("osmo1nobody", UOSMO, big(1), BOB, "m".repeat(32_769));
+    assertEquals(List.of("sdk", 7), List.of(badSender.codespace(), badSender.code()));
     assertEquals(before, n.osmosis.balance(ALICE, UOSMO), "nothing taken");
   }
 
@@ -185,6 +188,19 @@ class TransferBoundsTest {
       assertFalse(n.stride.query(ctx -> n.stride.ibc().packetAcknowledgement(
           ctx, "transfer", STRIDE_CH, p.sequence())).isPresent());
     }
+    // acknowledgements and timeouts get the same checks before any state is read
+    String sourceRelayer = Relayer.address(n.osmosis.info());
+    Packet sent = new Packet(0, "transfer", OSMO_CH, "transfer", STRIDE_CH, data, Height.ZERO,
+        timeout);
+    TxResult ack = n.net.deliver(n.osmosis, new MsgAcknowledgement(
+        sent, Acknowledgement.SUCCESS.toJsonBytes(), sourceRelayer));
+    assertEquals(List.of("ibc", 16, messages.get(0)),
+        List.of(ack.codespace(), ack.code(), ack.log()));
+    Packet empty = new Packet(3, "transfer", OSMO_CH, "transfer", STRIDE_CH, new byte[0],
+        Height.ZERO, timeout);
+    TxResult timedOut = n.net.deliver(n.osmosis, new MsgTimeout(empty, sourceRelayer));
+    assertEquals(List.of("ibc", 16, messages.get(2)),
+        List.of(timedOut.codespace(), timedOut.code(), timedOut.log()));
     // a timeout height alone is a timeout
     assertTrue(n.net.deliver(n.stride,
         new MsgRecvPacket(packet(10, data, new Height(1, 1_000_000), 0), relayer)).isOk());
