@@ -16,6 +16,8 @@ import dev.ratelimit.proto.v1.MsgResetRateLimitResponse;
 import dev.ratelimit.proto.v1.MsgUpdateRateLimit;
 import dev.ratelimit.proto.v1.MsgUpdateRateLimitResponse;
 import java.util.Objects;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * Executes the module's governance messages ({@code ratelimit.v1.Msg...}, wire-compatible with the
@@ -175,40 +177,48 @@ public final class RateLimitMsgHandler {
 
   CheckedMsg.Add check(MsgAddRateLimit msg) {
     Objects.requireNonNull(msg, "msg");
-    MsgValidation.requireAddress(msg.getAuthority(), addressCodec);
-    Path path = MsgValidation.path(msg.getDenom(), msg.getChannelOrClientId());
-    Quota quota =
-        MsgValidation.quota(
-            msg.getMaxPercentSend(), msg.getMaxPercentRecv(), msg.getDurationHours());
-    requireAuthority(msg.getAuthority());
-    return new CheckedMsg.Add(path, quota);
+    return checkLimit(msg.getAuthority(), msg.getDenom(), msg.getChannelOrClientId(),
+        msg.getMaxPercentSend(), msg.getMaxPercentRecv(), msg.getDurationHours(),
+        CheckedMsg.Add::new);
   }
 
   CheckedMsg.Update check(MsgUpdateRateLimit msg) {
     Objects.requireNonNull(msg, "msg");
-    MsgValidation.requireAddress(msg.getAuthority(), addressCodec);
-    Path path = MsgValidation.path(msg.getDenom(), msg.getChannelOrClientId());
-    Quota quota =
-        MsgValidation.quota(
-            msg.getMaxPercentSend(), msg.getMaxPercentRecv(), msg.getDurationHours());
-    requireAuthority(msg.getAuthority());
-    return new CheckedMsg.Update(path, quota);
+    return checkLimit(msg.getAuthority(), msg.getDenom(), msg.getChannelOrClientId(),
+        msg.getMaxPercentSend(), msg.getMaxPercentRecv(), msg.getDurationHours(),
+        CheckedMsg.Update::new);
   }
 
   CheckedMsg.Remove check(MsgRemoveRateLimit msg) {
     Objects.requireNonNull(msg, "msg");
-    MsgValidation.requireAddress(msg.getAuthority(), addressCodec);
-    Path path = MsgValidation.path(msg.getDenom(), msg.getChannelOrClientId());
-    requireAuthority(msg.getAuthority());
-    return new CheckedMsg.Remove(path);
+    return checkPath(msg.getAuthority(), msg.getDenom(), msg.getChannelOrClientId(),
+        CheckedMsg.Remove::new);
   }
 
   CheckedMsg.Reset check(MsgResetRateLimit msg) {
     Objects.requireNonNull(msg, "msg");
-    MsgValidation.requireAddress(msg.getAuthority(), addressCodec);
-    Path path = MsgValidation.path(msg.getDenom(), msg.getChannelOrClientId());
-    requireAuthority(msg.getAuthority());
-    return new CheckedMsg.Reset(path);
+    return checkPath(msg.getAuthority(), msg.getDenom(), msg.getChannelOrClientId(),
+        CheckedMsg.Reset::new);
+  }
+
+  /** Rules 1-8 of a message with a quota (add, update). */
+  private <T extends CheckedMsg> T checkLimit(String authority, String denom,
+      String channelOrClientId, String maxPercentSend, String maxPercentRecv, long durationHours,
+      BiFunction<Path, Quota, T> checked) {
+    MsgValidation.requireAddress(authority, addressCodec);
+    Path path = MsgValidation.path(denom, channelOrClientId);
+    Quota quota = MsgValidation.quota(maxPercentSend, maxPercentRecv, durationHours);
+    requireAuthority(authority);
+    return checked.apply(path, quota);
+  }
+
+  /** Rules 1-3 and 8 of a message without a quota (remove, reset). */
+  private <T extends CheckedMsg> T checkPath(String authority, String denom,
+      String channelOrClientId, Function<Path, T> checked) {
+    MsgValidation.requireAddress(authority, addressCodec);
+    Path path = MsgValidation.path(denom, channelOrClientId);
+    requireAuthority(authority);
+    return checked.apply(path);
   }
 
   /**
