@@ -103,15 +103,17 @@ class TransferBoundsTest {
   @Test
   void receive_refusesAMemoOver32768Bytes_withAnErrorAcknowledgement() {
     String relayer = Relayer.address(n.stride.info());
-    TxResult ok = n.net.deliver(n.stride,
-        new MsgRecvPacket(forgedTransfer(1_001, "m".repeat(32_768)), relayer));
+    Packet longest = forgedTransfer(1_001, "m".repeat(32_768));
+    TxResult ok = n.net.deliver(n.stride, new MsgRecvPacket(longest, relayer));
     assertTrue(ok.isOk(), ok.log());
+    assertEquals(longest, IbcEvents.packetOf(ok.event(IbcEvents.RECV_PACKET).orElseThrow()));
     assertAck(n.stride, 1_001, Acknowledgement.SUCCESS);
     assertEquals(big(3), n.stride.balance(BOB, STRIDE_UOSMO));
 
     TxResult refused = n.net.deliver(n.stride,
         new MsgRecvPacket(forgedTransfer(1_002, "m".repeat(32_769)), relayer));
     assertTrue(refused.isOk(), refused.log()); // the relayer's transaction; the packet is refused
+    assertTrue(refused.event(IbcEvents.RECV_PACKET).isPresent(), "received, then refused");
     assertAck(n.stride, 1_002, Acknowledgement.rateLimitError(11));
     assertEquals(big(3), n.stride.balance(BOB, STRIDE_UOSMO), "nothing minted");
   }
