@@ -10,6 +10,7 @@ import dev.ratelimit.app.chain.TxResult;
 import dev.ratelimit.app.gov.MsgSubmitProposal;
 import dev.ratelimit.app.gov.Proposal;
 import dev.ratelimit.app.ibc.Commitments;
+import dev.ratelimit.app.ibc.IbcEvents;
 import dev.ratelimit.app.inject.ChainComponent;
 import dev.ratelimit.app.relayer.Coordinator;
 import dev.ratelimit.app.relayer.OsmosisStride;
@@ -19,10 +20,12 @@ import dev.ratelimit.core.model.Flow;
 import dev.ratelimit.core.model.Path;
 import dev.ratelimit.core.model.RateLimit;
 import dev.ratelimit.middleware.ibc.Height;
+import dev.ratelimit.middleware.ibc.Packet;
 import dev.ratelimit.proto.v1.MsgAddRateLimit;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -102,6 +105,15 @@ public final class Network implements AutoCloseable {
     AppGenesis sg = s.build();
     return new Network(
         OsmosisStride.start(root, og, sg, Coordinator.DEFAULT_BLOCK_STEP, opener), og, sg);
+  }
+
+  /** The IBC v1 packets either chain sends from now on, in order: a list that grows as it does. */
+  public List<Packet> sentPackets() {
+    List<Packet> sent = new ArrayList<>();
+    net.onCommit((chain, block) -> block.events().stream()
+        .filter(e -> e.type().equals(IbcEvents.SEND_PACKET))
+        .forEach(e -> sent.add(IbcEvents.packetOf(e))));
+    return sent;
   }
 
   /** A timeout timestamp {@code d} after the coordinator's current time. */

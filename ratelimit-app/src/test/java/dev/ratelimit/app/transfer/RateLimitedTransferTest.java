@@ -23,7 +23,6 @@ import dev.ratelimit.app.ibc.MsgRecvPacket;
 import dev.ratelimit.app.relayer.Relayer;
 import dev.ratelimit.middleware.ibc.Height;
 import dev.ratelimit.middleware.ibc.Packet;
-import java.util.ArrayList;
 import java.util.List;
 import dev.ratelimit.app.testing.Network;
 import dev.ratelimit.core.ErrorCode;
@@ -277,10 +276,7 @@ class RateLimitedTransferTest {
     n.addRateLimit(n.osmosis, UOSMO, OSMO_CH, 10, 10, 24);
     var aliceBefore = n.osmosis.balance(ALICE, UOSMO);
     n.net.setRelaying(false);
-    List<Packet> sent = new ArrayList<>();
-    n.net.onCommit((chain, block) -> block.events().stream()
-        .filter(e -> e.type().equals(IbcEvents.SEND_PACKET))
-        .forEach(e -> sent.add(IbcEvents.packetOf(e))));
+    List<Packet> sent = n.sentPackets();
     assertTrue(n.sendUosmoToStride(30).isOk());
     Packet packet = sent.get(0);
     String relayer = Relayer.address(n.osmosis.info());
@@ -307,10 +303,7 @@ class RateLimitedTransferTest {
 
   @Test
   void receivingThePacketTwice_isANoOp() {
-    List<Packet> sent = new ArrayList<>();
-    n.net.onCommit((chain, block) -> block.events().stream()
-        .filter(e -> e.type().equals(IbcEvents.SEND_PACKET))
-        .forEach(e -> sent.add(IbcEvents.packetOf(e))));
+    List<Packet> sent = n.sentPackets();
     assertTrue(n.sendUosmoToStride(9).isOk());
     n.relay();
     assertEquals(big(109), n.stride.totalSupply(STRIDE_UOSMO));

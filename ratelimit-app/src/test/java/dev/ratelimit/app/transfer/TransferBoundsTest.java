@@ -34,7 +34,6 @@ import dev.ratelimit.middleware.transfer.PacketDataCodec;
 import java.math.BigInteger;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -216,10 +215,7 @@ class TransferBoundsTest {
   @Test
   void ibcCore_acknowledgesOrTimesOutOnlyAPacketSentToTheCounterparty() {
     n.net.setRelaying(false);
-    List<Packet> sent = new ArrayList<>();
-    n.net.onCommit((chain, block) -> block.events().stream()
-        .filter(e -> e.type().equals(IbcEvents.SEND_PACKET))
-        .forEach(e -> sent.add(IbcEvents.packetOf(e))));
+    List<Packet> sent = n.sentPackets();
     assertTrue(n.sendUosmoToStride(4).isOk());
     Packet p = sent.get(0);
     Packet elsewhere = new Packet(p.sequence(), p.sourcePort(), p.sourceChannel(),
