@@ -7,7 +7,9 @@ import dagger.Module;
 import dagger.Provides;
 import dagger.multibindings.IntoMap;
 import dagger.multibindings.StringKey;
+import dev.ratelimit.app.bank.Addresses;
 import dev.ratelimit.app.bank.BankKeeper;
+import dev.ratelimit.app.state.ChainInfo;
 import dev.ratelimit.app.chain.ChainApp;
 import dev.ratelimit.app.ibc.IbcCore;
 import dev.ratelimit.app.inject.AppModule;
@@ -17,6 +19,7 @@ import dev.ratelimit.core.host.BankSupply;
 import dev.ratelimit.core.host.IbcChannels;
 import dev.ratelimit.core.inject.RateLimitCoreModule;
 import dev.ratelimit.core.store.NodeHome;
+import dev.ratelimit.gov.AddressCodec;
 import dev.ratelimit.gov.inject.RateLimitGovModule;
 import dev.ratelimit.middleware.ibc.IbcModule;
 import dev.ratelimit.middleware.ibc.Ics4Wrapper;
@@ -81,5 +84,11 @@ public interface WithoutMiddlewareChainComponent {
     @IntoMap
     @StringKey(IbcCore.TRANSFER_PORT)
     abstract IbcModule transferRoute(TransferApp transfer);
+
+    /** Governance checks the signer as the example chain does (bech32 with its prefix). */
+    @Provides
+    static AddressCodec addresses(ChainInfo chain) {
+      return address -> Addresses.requireValid(chain.accountPrefix(), address);
+    }
   }
 }
