@@ -179,6 +179,7 @@ class GenesisCodecTest {
       "\"u\" | \"1\" | \"2\\n4\" | \"1000\" | rate_limits[0].quota.duration_hours: not an integer: \"2\\u000a4\"",
       "{\"a\":1} | \"1\" | \"24\" | \"1000\" | rate_limits[0].path.denom: expected a JSON string, got an object",
       "\"u\" | \"1\" | \"24\" | [1,2] | rate_limits[0].flow.channel_value: expected a JSON string, got an array",
+      "\"u\" | 1234567890123456789012345678901234567890123456789012345678901234 | \"24\" | \"1000\" | rate_limits[0].quota.max_percent_send: expected a JSON string, got 1234567890123456789012345678901234567890123456789012345678901234",
       "\"u\" | 1234567890123456789012345678901234567890123456789012345678901234567890 | \"24\" | \"1000\" | rate_limits[0].quota.max_percent_send: expected a JSON string, got 1234567890123456789012345678901234567890123456789012345678901234... (70 chars)",
       "\"u\" | \"1\" | \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\" | \"1000\" | rate_limits[0].quota.duration_hours: not an integer: \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"... (70 chars)"})
   void goProtojsonRules_areCode12NamingTheField(

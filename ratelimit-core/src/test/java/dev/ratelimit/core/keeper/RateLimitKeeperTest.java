@@ -795,6 +795,44 @@ class RateLimitKeeperTest {
         "denom", "uatom", "channel_or_client", "channel-1", "amount", "41");
   }
 
+  /**
+   * The record of a receive settled while its app ran (an ack written during onRecvPacket): made
+   * once per receive, read without removing, taken once, keyed by path and sequence, and rolled
+   * back with the branch it was made in.
+   */
+  @Test
+  void settledWhileReceiving_recordedOnce_takenOnce_andRolledBackWithItsBranch() {
+    RateLimitedPacket counted = packet("channel-1", "uatom", 5);
+    RateLimitedPacket otherDenom = packet("channel-1", "ustrd", 5);
+    String before = chain.digest();
+    assertFalse(keeper.isSettledWhileReceiving(ctx(), counted, 7));
+    assertFalse(keeper.takeSettledWhileReceiving(ctx(), counted, 7), "nothing to take");
+    assertEquals(before, chain.digest());
+
+    assertTrue(keeper.recordSettledWhileReceiving(ctx(), counted, 7));
+    String recorded = chain.digest();
+    assertNotEquals(before, recorded, "the record is in the store");
+    assertFalse(keeper.recordSettledWhileReceiving(ctx(), counted, 7), "settled once");
+    assertEquals(recorded, chain.digest());
+    assertTrue(keeper.isSettledWhileReceiving(ctx(), counted, 7));
+    assertTrue(keeper.isSettledWhileReceiving(ctx(), counted, 7), "reading does not remove it");
+    assertFalse(keeper.isSettledWhileReceiving(ctx(), counted, 8), "another sequence");
+    assertFalse(keeper.isSettledWhileReceiving(ctx(), otherDenom, 7), "another denom");
+    assertEquals(List.of(), keeper.getAllPendingRecvPackets(ctx()), "no marker");
+
+    assertTrue(keeper.takeSettledWhileReceiving(ctx(), counted, 7));
+    assertEquals(before, chain.digest(), "taking removes it");
+    assertFalse(keeper.takeSettledWhileReceiving(ctx(), counted, 7), "taken once");
+
+    try (BlockContext branch = ctx().branch()) {
+      assertTrue(keeper.recordSettledWhileReceiving(branch, counted, 7));
+      assertTrue(keeper.isSettledWhileReceiving(branch, counted, 7));
+      branch.discard();
+    }
+    assertFalse(keeper.isSettledWhileReceiving(ctx(), counted, 7), "gone with its branch");
+    assertEquals(before, chain.digest());
+  }
+
   @Test
   void rejectionInDiscardedBranch_stillEmitsTransferDenied_andAcceptedBranchWorkIsDropped() {
     add("uatom", "channel-1", 10, 10, 24, 1000);

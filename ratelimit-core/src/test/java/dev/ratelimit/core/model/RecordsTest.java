@@ -56,6 +56,17 @@ class RecordsTest {
   }
 
   @Test
+  void rateLimitWithFlow_replacesTheFlowAlone() {
+    Flow fresh = Flow.fresh(BigInteger.valueOf(1000));
+    Flow used = new Flow(BigInteger.ONE, BigInteger.TWO, BigInteger.valueOf(1000));
+    RateLimit limit = new RateLimit(new Path("u", "channel-1"), new Quota(10, 20, 24), fresh);
+    assertEquals(
+        new RateLimit(new Path("u", "channel-1"), new Quota(10, 20, 24), used),
+        limit.withFlow(used));
+    assertThrows(NullPointerException.class, () -> limit.withFlow(null));
+  }
+
+  @Test
   void flowAndPacketAmounts_areBelow2pow256() {
     BigInteger max = Amounts.LIMIT.subtract(BigInteger.ONE);
     assertDoesNotThrow(() -> new Flow(max, max, max));

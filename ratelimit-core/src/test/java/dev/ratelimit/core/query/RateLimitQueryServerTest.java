@@ -3,6 +3,7 @@ package dev.ratelimit.core.query;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -296,6 +297,35 @@ class RateLimitQueryServerTest {
           .abciQuery(bare.ctx(), ALL, new byte[0]);
       assertEquals(List.of(13, "ratelimit"), List.of(code13.code(), code13.codespace()));
     }
+  }
+
+  /** An answer is a value: equal by content, the value's bytes included, and never shared. */
+  @Test
+  void abciAnswer_isAValueOfItsFourFields() {
+    byte[] bytes = {1, 2};
+    RateLimitQueryServer.AbciAnswer a = new RateLimitQueryServer.AbciAnswer(0, "", "", bytes);
+    bytes[0] = 9;
+    assertArrayEquals(new byte[] {1, 2}, a.value(), "copied in");
+    a.value()[0] = 9;
+    assertArrayEquals(new byte[] {1, 2}, a.value(), "copied out");
+    RateLimitQueryServer.AbciAnswer same =
+        new RateLimitQueryServer.AbciAnswer(0, "", "", new byte[] {1, 2});
+    assertEquals(a, same);
+    assertEquals(a.hashCode(), same.hashCode());
+    for (RateLimitQueryServer.AbciAnswer other : List.of(
+        new RateLimitQueryServer.AbciAnswer(2, "", "", new byte[] {1, 2}),
+        new RateLimitQueryServer.AbciAnswer(0, "sdk", "", new byte[] {1, 2}),
+        new RateLimitQueryServer.AbciAnswer(0, "", "x", new byte[] {1, 2}),
+        new RateLimitQueryServer.AbciAnswer(0, "", "", new byte[] {1, 3}))) {
+      assertNotEquals(a, other, other.toString());
+    }
+    assertNotEquals(a, "AbciAnswer");
+    assertEquals(
+        "AbciAnswer[code=2, codespace=ratelimit, log=rate limit not found, value=0 bytes]",
+        new RateLimitQueryServer.AbciAnswer(2, "ratelimit", "rate limit not found", new byte[0])
+            .toString());
+    assertEquals("code must not be negative: -1", assertThrows(IllegalArgumentException.class,
+        () -> new RateLimitQueryServer.AbciAnswer(-1, "", "", new byte[0])).getMessage());
   }
 
   @Test

@@ -87,6 +87,10 @@ class EpochRulesTest {
             RateLimitException.class,
             () -> EpochRules.advance(new HourEpoch(max, t("2024-01-01T06:00:00Z"), 10), 1, 11));
     assertEquals(ErrorCode.HOUR_EPOCH_INVALID, fromMax.code());
+    // no hour to add is no overflow, even at the largest number
+    assertEquals(
+        new HourEpoch(max, t("2024-01-01T06:00:00Z"), 11),
+        EpochRules.advance(new HourEpoch(max, t("2024-01-01T06:00:00Z"), 10), 0, 11));
   }
 
   // ---------------------------------------------------------------- windowEnds
