@@ -96,6 +96,25 @@ class NodeClientTest {
     assertTrue(!shown.contains("SECRET"), shown);
   }
 
+  /** The address a message shows instead: the scheme, *** up to the last '@', no query. */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "http://alice:pa/SECRET@host:1          | http://***@host:1",
+      "https://alice:SECRET#t@rpc.example.com | https://***@rpc.example.com",
+      "http://alice:pa?SECRET@host:1          | http://***@host:1",
+      "http://alice:SECRET/x@host:1           | http://***@host:1",
+      "http:/user:SECRET@host:1               | ***@host:1",
+      "http//user:SECRET@host:1               | ***@host:1",
+      "ftp//a:SECRET@b://c                    | ***@b://c",
+      "://x/SECRET@b                          | ://***@b",
+      "http://host:1?key=SECRET x             | http://host:1"})
+  void aRefusedAddress_isShownRedacted(String given, String shown) {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> NodeClient.endpoint(given));
+    assertTrue(e.getMessage().startsWith("--node \"" + shown + "\""), e.getMessage());
+    assertTrue(!e.getMessage().contains("SECRET"), e.getMessage());
+  }
+
   @Test
   void aPathOrQueryWithAnAt_isTaken() {
     assertEquals(URI.create("http://host:1/a@b"), NodeClient.endpoint("http://host:1/a@b"));
