@@ -371,22 +371,30 @@ class MiddlewareFuzzTest {
       switch (ackClass) {
         case SUCCESS -> settleSend(p, false);
         case ERROR -> settleSend(p, true);
-        case MALFORMED -> invalid(ErrorCode.INVALID_ACKNOWLEDGEMENT);
+        case MALFORMED -> { // nothing settled, but the packet's own fault is reported too
+          invalid(ErrorCode.INVALID_ACKNOWLEDGEMENT);
+          sent(p);
+        }
       }
     }
 
     /** An ack, error ack or timeout: a marker of this window gives the outflow back on failure. */
     void settleSend(Packet p, boolean failed) {
-      Object resolved =
-          resolve(p.data(), p.sourceChannel(), ftpd -> DenomFuzzTest.expectedSend(ftpd.denom()));
-      if (resolved instanceof Counted && p.sequence() == 0) {
-        resolved = invalid(ErrorCode.INVALID_PACKET_DATA);
-      }
+      Object resolved = sent(p);
       if (resolved instanceof Counted c
           && sends.remove(new PendingPacket(p.sourceChannel(), c.denom, p.sequence())) && failed) {
         BigInteger[] f = flows.get(c.path());
         f[1] = f[1].subtract(c.amount).max(BigInteger.ZERO);
       }
+    }
+
+    /** What a sent packet counts against, or the code of its fault (reported in an event). */
+    private Object sent(Packet p) {
+      Object resolved =
+          resolve(p.data(), p.sourceChannel(), ftpd -> DenomFuzzTest.expectedSend(ftpd.denom()));
+      return resolved instanceof Counted && p.sequence() == 0
+          ? invalid(ErrorCode.INVALID_PACKET_DATA)
+          : resolved;
     }
 
     /** An async ack of a received packet: a marker gives the inflow back on failure. */

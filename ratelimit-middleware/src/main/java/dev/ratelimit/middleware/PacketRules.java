@@ -81,13 +81,22 @@ final class PacketRules {
       FungibleTokenPacketData ftpd,
       long sequence,
       boolean failed) {
-    requireChannelId(channelId, field);
-    PendingPacket marker = marker(channelId, DenomResolver.sendDenom(ftpd.denom()), sequence);
+    PendingPacket marker = sentMarker(channelId, field, ftpd, sequence);
     if (failed) {
       keeper.undoSendPacket(step, marker, ftpd.amount());
     } else {
       keeper.removePendingSendPacket(step, marker);
     }
+  }
+
+  /**
+   * The pending send marker a sent packet would have: its checks are every fault an ack or a
+   * timeout reports of the packet itself (an id, the denom, the sequence).
+   */
+  static PendingPacket sentMarker(
+      String channelId, String field, FungibleTokenPacketData ftpd, long sequence) {
+    requireChannelId(channelId, field);
+    return marker(channelId, DenomResolver.sendDenom(ftpd.denom()), sequence);
   }
 
   /**

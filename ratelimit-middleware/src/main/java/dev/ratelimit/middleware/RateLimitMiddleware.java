@@ -283,8 +283,9 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
    * Settles a sent packet's accounting, then calls the app. Success removes the pending send
    * marker (capacity is not given back); an error ack, including the IBC v2 universal error ack,
    * gives the outflow back if the marker exists (the packet was sent in the current window); a
-   * malformed ack changes nothing and emits {@code ratelimit_invalid_packet} (code 14), an event
-   * that stays even when the app then fails the callback. Only the app can fail this callback.
+   * malformed ack changes nothing and emits {@code ratelimit_invalid_packet} (code 14), and a
+   * second one if the packet itself is faulty (code 8, 9 or 10, as with any other ack): events
+   * that stay even when the app then fails the callback. Only the app can fail this callback.
    */
   @Override
   public void onAcknowledgementPacket(
@@ -297,11 +298,17 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
         case ERROR -> settleSend(tx, packet, true);
         // Durable: the transfer app fails the callback on a malformed ack (as ibc-go does), and
         // the report must survive that rollback (SPEC §6).
-        case MALFORMED -> tx.emitDurable(
-            RateLimitEvents.invalidPacket(
-                packet.sourceChannel(),
-                ErrorCode.INVALID_ACKNOWLEDGEMENT,
-                "acknowledgement is neither a result nor an error; flow unchanged"));
+        case MALFORMED -> {
+          tx.emitDurable(
+              RateLimitEvents.invalidPacket(
+                  packet.sourceChannel(),
+                  ErrorCode.INVALID_ACKNOWLEDGEMENT,
+                  "acknowledgement is neither a result nor an error; flow unchanged"));
+          // nothing to settle, but a fault of the packet itself is reported as for any other ack
+          PacketRules.settle(tx, packet.sourceChannel(), step -> PacketRules.sentMarker(
+              packet.sourceChannel(), "source_channel", PacketDataCodec.decode(packet),
+              packet.sequence()));
+        }
       }
       app().onAcknowledgementPacket(tx, packet, acknowledgement, relayer);
       tx.commit();

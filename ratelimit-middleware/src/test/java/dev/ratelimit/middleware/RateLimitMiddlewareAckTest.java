@@ -406,6 +406,40 @@ class RateLimitMiddlewareAckTest {
     assertEquals("9", attributes(h.events(RateLimitEvents.INVALID_PACKET).get(0)).get("code"));
   }
 
+  static Stream<Arguments> faultyPackets() {
+    return Stream.of(
+        Arguments.of(Named.of("undecodable data", outgoing(1, OURS, THEIRS, utf8("not json"))), 9),
+        Arguments.of(Named.of("amount +60", outgoing(1, OURS, THEIRS,
+            utf8("{\"denom\":\"ustrd\",\"amount\":\"+60\",\"sender\":\"a\",\"receiver\":\"b\"}"))),
+            10),
+        Arguments.of(Named.of("an empty base denom",
+            outgoing(1, OURS, THEIRS, data("transfer/channel-1/", 60))), 9),
+        Arguments.of(Named.of("sequence 0", outgoing(0, OURS, THEIRS, data("ustrd", 60))), 9),
+        Arguments.of(Named.of("an invalid source channel",
+            outgoing(1, "not-a-channel", THEIRS, data("ustrd", 60))), 8));
+  }
+
+  /**
+   * A malformed ack of a faulty packet reports both faults, the ack's (14) first: one report of
+   * the packet's fault, whichever ack comes, so an operator sees it either way.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("faultyPackets")
+  void malformedAckOfAFaultyPacket_reportsTheAckAndThePacket(Packet bad, int code) {
+    String before = h.digest();
+
+    ack(bad, utf8("{}"));
+
+    assertEquals(before, h.digest());
+    List<Event> invalid = h.events(RateLimitEvents.INVALID_PACKET);
+    assertEquals(List.of("14", Integer.toString(code)),
+        invalid.stream().map(e -> attributes(e).get("code")).toList(),
+        h.chain.events().events().toString());
+    assertEquals(bad.sourceChannel(), attributes(invalid.get(1)).get("channel_or_client"));
+    assertFalse(attributes(invalid.get(1)).get("error").isEmpty());
+    verify(h.app).onAcknowledgementPacket(h.aBranch(), eq(bad), any(), eq(RELAYER));
+  }
+
   @Test
   void malformedAck_theEventIsReportedOnce() {
     ack(first, utf8("{}"));

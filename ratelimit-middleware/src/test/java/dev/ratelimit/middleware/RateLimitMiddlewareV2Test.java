@@ -3,6 +3,7 @@ package dev.ratelimit.middleware;
 import static dev.ratelimit.middleware.MiddlewareHarness.ALICE;
 import static dev.ratelimit.middleware.MiddlewareHarness.BOB;
 import static dev.ratelimit.middleware.MiddlewareHarness.RELAYER;
+import static dev.ratelimit.middleware.MiddlewareHarness.attributes;
 import static dev.ratelimit.middleware.MiddlewareHarness.flow;
 import static dev.ratelimit.middleware.MiddlewareHarness.ibcHash;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -401,6 +402,20 @@ class RateLimitMiddlewareV2Test {
 
     assertEquals(before, h.digest());
     h.assertOneInvalidPacketEvent(OURS, 14);
+    verify(app).onAcknowledgementPacket(any(), any(), any(), eq(1L), any(), any(), any());
+  }
+
+  @Test
+  void ack_malformedOfAnUndecodablePayload_reportsTheAckThenThePayload() {
+    h.addLimit("uatom", OURS, 10, 10, 24, 1_000);
+    send(1, payload("uatom", 60));
+    String before = h.digest();
+
+    ack(1, rawPayload(Ics20PayloadCodec.VERSION, "text/plain", utf8("{}")), utf8("success"));
+
+    assertEquals(before, h.digest());
+    assertEquals(List.of("14", "9"), h.events(RateLimitEvents.INVALID_PACKET).stream()
+        .map(e -> attributes(e).get("code")).toList());
     verify(app).onAcknowledgementPacket(any(), any(), any(), eq(1L), any(), any(), any());
   }
 
