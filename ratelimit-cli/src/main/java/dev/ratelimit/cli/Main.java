@@ -1,6 +1,7 @@
 package dev.ratelimit.cli;
 
 import dev.ratelimit.cli.query.HomeException;
+import dev.ratelimit.cli.query.HomeSnapshot;
 import dev.ratelimit.cli.query.NodeException;
 import dev.ratelimit.cli.simulate.MalformedScenarioException;
 import dev.ratelimit.core.ErrorCode;
@@ -61,6 +62,9 @@ public final class Main {
     cl.setExecutionExceptionHandler(
         (ex, where, parseResult) -> {
           int code = exitCode(ex);
+          if (HomeSnapshot.stopped()) {
+            return code; // stopped by a signal: the failure is of the stop (the JVM's code wins)
+          }
           err.println("ratelimit: " + message(ex));
           if (debug) {
             ex.printStackTrace(err);

@@ -31,14 +31,18 @@ import java.util.stream.Stream;
  * A read-only look at a node home: {@code <home>/data} is copied to a temporary directory and the
  * copy is opened, so a query never changes the home's files (opening a LevelDB writes to it:
  * lock, log, manifest). {@link #close()} deletes the copy, and so does a shutdown hook if the
- * process is stopped first (Ctrl-C, SIGTERM). The copy is taken file by file; run queries against
+ * process is stopped first (Ctrl-C, SIGTERM): the hook waits for the file being copied or the
+ * database being opened, then closes the database and deletes the copy, and no file is written
+ * into it after that. The copy is taken file by file; run queries against
  * a stopped node, or accept that a block being committed meanwhile may be seen half-copied
  * (LevelDB then recovers what its log holds).
  */
 public final class HomeSnapshot implements AutoCloseable {
+  /** Set when a copy's shutdown hook runs: the process is being stopped. */
+  private static volatile boolean stopped;
+
   private final Path home;
-  private final Path copy;
-  private final Thread deleteOnExit;
+  private final TempCopy copy;
   private final LevelDbKvStore db;
   private final Optional<NodeHome.LastBlock> lastBlock;
   private final List<String> damage;
@@ -46,14 +50,12 @@ public final class HomeSnapshot implements AutoCloseable {
 
   private HomeSnapshot(
       Path home,
-      Path copy,
-      Thread deleteOnExit,
+      TempCopy copy,
       LevelDbKvStore db,
       Optional<NodeHome.LastBlock> lastBlock,
       List<String> damage) {
     this.home = home;
     this.copy = copy;
-    this.deleteOnExit = deleteOnExit;
     this.db = db;
     this.lastBlock = lastBlock;
     this.damage = List.copyOf(damage);
@@ -127,34 +129,32 @@ public final class HomeSnapshot implements AutoCloseable {
           "no database in " + home + " (expected a LevelDB in " + data
               + "; create one with 'ratelimit demo --home DIR' or a node)" + homeHint(home));
     }
-    Path copy;
+    TempCopy copy;
     try {
-      copy = Files.createTempDirectory("ratelimit-query-");
+      copy = new TempCopy(Files.createTempDirectory("ratelimit-query-"));
     } catch (IOException e) {
       throw new HomeException("cannot copy " + data + " for reading: " + e.getMessage(), e);
     }
-    Thread deleteOnExit = new Thread(() -> deleteTree(copy), "ratelimit-query-cleanup");
-    Runtime.getRuntime().addShutdownHook(deleteOnExit);
     try {
       copyTree(data, copy);
     } catch (IOException | UncheckedIOException e) {
-      discard(copy, deleteOnExit);
+      copy.discard();
       throw new HomeException("cannot copy " + data + " for reading: " + e.getMessage(), e);
     }
     LevelDbKvStore db;
     List<String> damage = new ArrayList<>();
     try {
-      db = openReportingDamage(copy, damage);
+      db = copy.open(damage);
     } catch (StorageException e) {
-      discard(copy, deleteOnExit);
+      copy.discard();
       throw new HomeException( // name the home's files, not the temporary copy's
           "cannot open the database of " + home + ": "
-              + e.getMessage().replace(copy.toString(), data.toString()),
+              + e.getMessage().replace(copy.dir.toString(), data.toString()),
           e);
     }
     try {
       HomeSnapshot snapshot =
-          new HomeSnapshot(home, copy, deleteOnExit, db, NodeHome.readLastBlock(db), damage);
+          new HomeSnapshot(home, copy, db, NodeHome.readLastBlock(db), damage);
       BlockContext ctx = snapshot.context(Instant.EPOCH);
       RateLimitKeeper keeper = snapshot.keeper();
       keeper.requireCurrentLayout(ctx);
@@ -168,19 +168,85 @@ public final class HomeSnapshot implements AutoCloseable {
       }
       return snapshot;
     } catch (RuntimeException e) {
-      db.close();
-      discard(copy, deleteOnExit);
+      copy.discard();
       throw new HomeException("cannot read the database of " + home + ": " + e.getMessage(), e);
     }
   }
 
-  private static void discard(Path copy, Thread deleteOnExit) {
-    try {
-      Runtime.getRuntime().removeShutdownHook(deleteOnExit);
-    } catch (IllegalStateException shuttingDown) {
-      // the hook is running or about to: it deletes the copy too
+  /**
+   * Whether a copy's shutdown hook has run (Ctrl-C, SIGTERM): a query still running then fails on
+   * the closed database or the deleted copy, an error that is not the home's, not worth printing.
+   */
+  public static boolean stopped() {
+    return stopped;
+  }
+
+  /**
+   * The temporary copy, deleted once: by {@link #discard} or by its shutdown hook. Every write into
+   * it (a copied file, LevelDB's open) runs under this lock and only while the copy stands, so the
+   * hook, taking the lock, deletes a copy nothing writes into any more.
+   */
+  static final class TempCopy {
+    final Path dir;
+    private final Thread hook;
+    private LevelDbKvStore db;
+    private boolean deleted;
+
+    TempCopy(Path dir) {
+      this.dir = dir;
+      this.hook = new Thread(() -> {
+        stopped = true; // first: what the query meets from now on is of the stop, not the home
+        delete();
+      }, "ratelimit-query-cleanup");
+      Runtime.getRuntime().addShutdownHook(hook);
     }
-    deleteTree(copy);
+
+    synchronized void createDirectories(Path d) throws IOException {
+      requireStanding();
+      Files.createDirectories(d);
+    }
+
+    synchronized void copy(Path file, Path to) throws IOException {
+      requireStanding();
+      Files.copy(file, to, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    synchronized LevelDbKvStore open(List<String> damage) {
+      requireStanding();
+      db = openReportingDamage(dir, damage);
+      return db;
+    }
+
+    private void requireStanding() throws UncheckedIOException {
+      if (deleted) {
+        throw new UncheckedIOException(new IOException("the query is being stopped"));
+      }
+    }
+
+    /** Closes the database and deletes the copy, once. */
+    synchronized void delete() {
+      if (deleted) {
+        return;
+      }
+      deleted = true;
+      try {
+        if (db != null) {
+          db.close(); // waits for LevelDB's own writes (a compaction) to end
+        }
+      } finally {
+        deleteTree(dir);
+      }
+    }
+
+    /** Deletes the copy now; the hook is no longer needed. */
+    void discard() {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook is running or about to: delete() below waits for it or does it
+      }
+      delete();
+    }
   }
 
   public Path home() {
@@ -241,30 +307,25 @@ public final class HomeSnapshot implements AutoCloseable {
   /** Closes the copy and deletes it. */
   @Override
   public void close() {
-    try {
-      db.close();
-    } finally {
-      discard(copy, deleteOnExit);
-    }
+    copy.discard();
   }
 
-  private static void copyTree(Path from, Path to) throws IOException {
+  static void copyTree(Path from, TempCopy copy) throws IOException {
+    Path to = copy.dir;
     Files.walkFileTree(
         from,
         new SimpleFileVisitor<>() {
           @Override
           public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs)
               throws IOException {
-            Files.createDirectories(to.resolve(from.relativize(dir).toString()));
+            copy.createDirectories(to.resolve(from.relativize(dir).toString()));
             return FileVisitResult.CONTINUE;
           }
 
           @Override
           public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
               throws IOException {
-            Files.copy(
-                file, to.resolve(from.relativize(file).toString()),
-                StandardCopyOption.REPLACE_EXISTING);
+            copy.copy(file, to.resolve(from.relativize(file).toString()));
             return FileVisitResult.CONTINUE;
           }
         });
