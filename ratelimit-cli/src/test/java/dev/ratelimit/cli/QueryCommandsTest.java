@@ -24,6 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The queries over a home left by {@code ratelimit simulate --home} of the walk-through. */
@@ -456,6 +457,27 @@ class QueryCommandsTest {
     assertEquals(1, none.exit(), none.toString());
     assertEquals("{}\n", none.out());
     assertEquals(2, none.errLines().size(), none.toString()); // the warning, then code 2
+  }
+
+  /** Before, Jackson read the first object and ignored what followed; ids and chains went unchecked. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "{\"channel-5\": \"osmosis-1\"}{\"channel-5\": \"evil-1\"} | channels.json: bad JSON: Trailing token",
+      "{\"channel-5\": \"osmosis-1\"} garbage | channels.json: bad JSON: ",
+      "{\"chan!\": \"osmosis-1\"}                 | channels.json: \"chan!\" is not a channel or client id",
+      "{\"channel-5\": \" \"}                     | channels.json: \"channel-5\" must map to a chain id (a non-blank string)",
+      "{\"channel-5\": \"\"}                      | channels.json: \"channel-5\" must map to a chain id (a non-blank string)"})
+  void aChannelsFileThatIsNotOneFlatObjectOfIdsToChains_isRefused_exit2(
+      String content, String error, @TempDir Path copy) throws IOException {
+    Path h = copyHome(copy);
+    Files.writeString(h.resolve("config/channels.json"), content);
+
+    Cli r = Cli.run("rate-limits-by-chain", "osmosis-1", "--home", h.toString());
+
+    assertEquals(2, r.exit(), r.toString());
+    assertEquals("", r.out());
+    assertEquals(1, r.errLines().size(), r.toString());
+    assertTrue(r.err().contains(error), r.err());
   }
 
   @Test

@@ -2,12 +2,15 @@ package dev.ratelimit.cli.query;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.ratelimit.app.chain.NodeConfig;
 import dev.ratelimit.core.host.BlockContext;
 import dev.ratelimit.core.host.IbcChannels;
+import dev.ratelimit.core.model.Identifiers;
+import dev.ratelimit.core.model.Texts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -31,14 +34,18 @@ import java.util.function.Supplier;
  */
 public final class ChannelsFile {
   private static final ObjectMapper JSON =
-      JsonMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+      JsonMapper.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS) // one object, nothing after it
+          .build();
 
   private ChannelsFile() {}
 
   /**
    * The id → chain id map, or empty when the file does not exist.
    *
-   * @throws HomeException when the file cannot be read or is not a flat object of strings
+   * @throws HomeException when the file cannot be read or is not one flat object from channel or
+   *     client ids to non-blank chain ids
    */
   public static Optional<Map<String, String>> read(Path home) {
     Path file = NodeConfig.channelsFile(home);
@@ -58,8 +65,12 @@ public final class ChannelsFile {
     }
     Map<String, String> out = new TreeMap<>();
     for (Map.Entry<String, JsonNode> e : root.properties()) {
-      if (!e.getValue().isTextual()) {
-        throw new HomeException(file + ": \"" + e.getKey() + "\" must map to a chain id (a string)");
+      String id = Texts.quote(e.getKey());
+      if (!Identifiers.isChannelOrClientId(e.getKey())) {
+        throw new HomeException(file + ": " + id + " is not a channel or client id");
+      }
+      if (!e.getValue().isTextual() || Texts.isGoBlank(e.getValue().textValue())) {
+        throw new HomeException(file + ": " + id + " must map to a chain id (a non-blank string)");
       }
       out.put(e.getKey(), e.getValue().textValue());
     }
