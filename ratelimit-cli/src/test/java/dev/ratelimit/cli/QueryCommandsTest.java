@@ -337,6 +337,30 @@ class QueryCommandsTest {
         "as_of: height 4, 2024-01-02T00:00:01Z"), r.outLines());
   }
 
+  /** As the other answers: before, the path went out as it was, a bidi override or a newline too. */
+  @Test
+  void remainingCapacity_escapesWhatIsUnsafeOnATerminal_inTextAndJson() throws IOException {
+    String denom = "ev\u202eil\nx";
+    Path scenario = tmp.resolve("bidi.json");
+    Files.writeString(scenario, "{\"name\": \"bidi\", \"supply\": {\"ev\\u202eil\\nx\": \"1000\"},"
+        + " \"channels\": [{\"channel_id\": \"channel-5\"}], \"steps\": [{\"op\": \"msg\", \"msg\":"
+        + " {\"@type\": \"/ratelimit.v1.MsgAddRateLimit\", \"authority\": \"authority\", \"denom\":"
+        + " \"ev\\u202eil\\nx\", \"channel_or_client_id\": \"channel-5\", \"max_percent_send\": \"10\","
+        + " \"max_percent_recv\": \"10\", \"duration_hours\": \"24\"}, \"expect\": {\"ok\": true}}]}");
+    Path bidi = tmp.resolve("bidi-home");
+    Cli made = Cli.run("simulate", "--home", bidi.toString(), scenario.toString());
+    assertEquals(0, made.exit(), made.toString());
+
+    Cli text = Cli.run("remaining-capacity", "channel-5", "--denom", denom, "--home", bidi.toString());
+    assertEquals(0, text.exit(), text.toString());
+    assertEquals("path: channel-5 \"ev\\u202eil\\u000ax\"", text.outLines().get(0));
+    Cli json = Cli.run("remaining-capacity", "channel-5", "--denom", denom, "--output", "json",
+        "--home", bidi.toString());
+    assertEquals(0, json.exit(), json.toString());
+    assertTrue(json.out().startsWith("{\n  \"denom\": \"ev\\u202eil\\nx\",\n"), json.out());
+    assertFalse(json.out().contains("\u202e"), json.out());
+  }
+
   @Test
   void remainingCapacity_needsDenom_andAnswersCode2ForNoLimit() {
     Cli missing = query("remaining-capacity", "channel-5");

@@ -74,7 +74,8 @@ public final class QueryOutput {
    * Remaining capacity as of the block {@code asOf} (the home's last: its height and time): JSON
    * {@code {denom, channel_or_client_id, send: {max_percent, threshold, net_flow, remaining}, recv:
    * {...}, window_resets_at, seconds_until_reset, as_of_height, as_of_time}} with numbers as
-   * strings ({@code remaining} may be {@code "unlimited"}), or a table.
+   * strings ({@code remaining} may be {@code "unlimited"}), or a table; unsafe characters
+   * escaped as in the other answers ({@link TerminalText}).
    */
   public static String remainingCapacity(RemainingCapacity rc, BlockContext asOf, Output output) {
     if (output == Output.json) {
@@ -93,7 +94,7 @@ public final class QueryOutput {
                       .withObjectFieldValueSpacing(Separators.Spacing.AFTER))
               .withObjectIndenter(new DefaultIndenter("  ", "\n"));
       try {
-        return JSON.writer(pp).writeValueAsString(root) + "\n";
+        return TerminalText.json(JSON.writer(pp).writeValueAsString(root)) + "\n";
       } catch (JsonProcessingException e) {
         throw new IllegalStateException("cannot print remaining capacity", e);
       }
@@ -103,7 +104,8 @@ public final class QueryOutput {
         rc.send().netFlow().toString(), remaining(rc.send().remaining()));
     t.row("recv", Integer.toString(rc.recv().percent()), rc.recv().threshold().toString(),
         rc.recv().netFlow().toString(), remaining(rc.recv().remaining()));
-    return "path: " + rc.path().channelOrClientId() + " " + rc.path().denom() + "\n"
+    return "path: " + TerminalText.shown(rc.path().channelOrClientId(), Integer.MAX_VALUE) + " "
+        + TerminalText.shown(rc.path().denom(), Integer.MAX_VALUE) + "\n"
         + t.render()
         + "window_resets_at: " + rc.windowResetsAt() + "\n"
         + "seconds_until_reset: " + rc.secondsUntilReset() + "\n"
