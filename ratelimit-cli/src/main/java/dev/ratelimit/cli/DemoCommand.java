@@ -63,10 +63,21 @@ final class DemoCommand implements Callable<Integer> {
     return code;
   }
 
-  /** The walk-through writes two fresh chain homes: refuse a place it cannot use, up front. */
+  /**
+   * The walk-through writes two fresh chain homes: refuse a place it cannot use, up front (a
+   * directory that cannot be created would otherwise fail the walk-through itself, exit 1, as if
+   * a number had not matched).
+   */
   private static void requireNewOrEmpty(Path home) {
     CliException.requireNewHomeNamed(home);
     if (!Files.exists(home)) {
+      try {
+        Files.createDirectories(home);
+      } catch (IOException | SecurityException e) {
+        throw CliException.usage("--home " + home + ": cannot create the directory ("
+            + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage())
+            + ")");
+      }
       return;
     }
     if (!Files.isDirectory(home)) {

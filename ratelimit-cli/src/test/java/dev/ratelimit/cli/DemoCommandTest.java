@@ -52,6 +52,15 @@ class DemoCommandTest {
     assertEquals(
         List.of("ratelimit: --home " + file + " is not a directory"), notADirectory.errLines());
 
+    // before, the walk-through itself failed: "demo failed: ..." on stdout, exit 1 as a mismatch
+    Path underAFile = file.resolve("demo");
+    Cli uncreatable = Cli.run("demo", "--home", underAFile.toString());
+    assertEquals(2, uncreatable.exit(), uncreatable.toString());
+    assertEquals("", uncreatable.out());
+    assertEquals(1, uncreatable.errLines().size(), uncreatable.toString());
+    assertTrue(uncreatable.err().startsWith(
+        "ratelimit: --home " + underAFile + ": cannot create the directory ("), uncreatable.err());
+
     Cli empty = Cli.run("demo", "--home", "");
     assertEquals(2, empty.exit(), empty.toString());
     assertEquals(
