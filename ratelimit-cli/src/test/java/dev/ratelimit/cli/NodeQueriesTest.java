@@ -321,6 +321,59 @@ class NodeQueriesTest {
     }
   }
 
+  /** Before, a record without them printed as a blank row (HOURS 0), and JSON as {}. */
+  @ParameterizedTest(name = "without its {0}")
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {"path", "denom", "channel_or_client_id", "quota", "flow"})
+  void aRateLimitWithoutAPart_isRefused_notPrintedEmpty(String part) throws IOException {
+    dev.ratelimit.proto.v1.RateLimit.Builder rl = dev.ratelimit.proto.v1.RateLimit.newBuilder()
+        .setPath(dev.ratelimit.proto.v1.Path.newBuilder().setDenom("uatom")
+            .setChannelOrClientId("channel-2"))
+        .setQuota(dev.ratelimit.proto.v1.Quota.newBuilder().setMaxPercentSend("10")
+            .setMaxPercentRecv("10").setDurationHours(24))
+        .setFlow(dev.ratelimit.proto.v1.Flow.newBuilder().setInflow("0").setOutflow("0")
+            .setChannelValue("100"));
+    switch (part) {
+      case "path" -> rl.clearPath();
+      case "denom" -> rl.getPathBuilder().clearDenom();
+      case "channel_or_client_id" -> rl.getPathBuilder().clearChannelOrClientId();
+      case "quota" -> rl.clearQuota();
+      default -> rl.clearFlow();
+    }
+    byte[] answer = dev.ratelimit.proto.v1.QueryAllRateLimitsResponse.newBuilder()
+        .addRateLimits(rl).build().toByteArray();
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) -> Reply.value(answer, 1))) {
+      for (String output : new String[] {"text", "json"}) {
+        Cli r = Cli.run("list-rate-limits", "--output", output, "--node", rpc.uri().toString());
+        assertEquals(3, r.exit(), r.toString());
+        assertEquals("", r.out());
+        assertEquals(List.of("ratelimit: node " + rpc.uri() + ", AllRateLimits: a rate limit in"
+            + " the answer has no " + part + " (a node of another release of the module?)"),
+            r.errLines());
+      }
+    }
+  }
+
+  @Test
+  void theLimitOfAnotherPathThanTheOneAsked_isRefused() throws IOException {
+    byte[] answer = dev.ratelimit.proto.v1.QueryRateLimitResponse.newBuilder()
+        .setRateLimit(dev.ratelimit.proto.v1.RateLimit.newBuilder()
+            .setPath(dev.ratelimit.proto.v1.Path.newBuilder().setDenom("uosmo")
+                .setChannelOrClientId("channel-2"))
+            .setQuota(dev.ratelimit.proto.v1.Quota.newBuilder().setMaxPercentSend("10")
+                .setMaxPercentRecv("10").setDurationHours(24))
+            .setFlow(dev.ratelimit.proto.v1.Flow.newBuilder().setInflow("0").setOutflow("0")
+                .setChannelValue("100")))
+        .build().toByteArray();
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) -> Reply.value(answer, 1))) {
+      Cli r = Cli.run("rate-limit", "channel-2", "--denom", "uatom", "--node", rpc.uri().toString());
+      assertEquals(3, r.exit(), r.toString());
+      assertEquals("", r.out());
+      assertEquals(List.of("ratelimit: node " + rpc.uri() + ", RateLimit: the answer is the limit"
+          + " of another path (\"channel-2\", \"uosmo\") than the one asked"), r.errLines());
+    }
+  }
+
   @Test
   void aNodesTextWithControlCharacters_isEscaped() throws IOException {
     try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) ->

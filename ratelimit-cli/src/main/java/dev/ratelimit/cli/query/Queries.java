@@ -5,7 +5,9 @@ import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
+import dev.ratelimit.core.model.Texts;
 import dev.ratelimit.core.query.RateLimitQueryServer;
+import dev.ratelimit.proto.v1.Path;
 import dev.ratelimit.proto.v1.QueryAllBlacklistedDenomsRequest;
 import dev.ratelimit.proto.v1.QueryAllBlacklistedDenomsResponse;
 import dev.ratelimit.proto.v1.QueryAllRateLimitsRequest;
@@ -18,6 +20,7 @@ import dev.ratelimit.proto.v1.QueryRateLimitsByChainIdRequest;
 import dev.ratelimit.proto.v1.QueryRateLimitsByChainIdResponse;
 import dev.ratelimit.proto.v1.QueryRateLimitsByChannelOrClientIdRequest;
 import dev.ratelimit.proto.v1.QueryRateLimitsByChannelOrClientIdResponse;
+import dev.ratelimit.proto.v1.RateLimit;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -31,30 +34,73 @@ public final class Queries {
   }
 
   public QueryAllRateLimitsResponse allRateLimits() {
-    return ask("AllRateLimits", QueryAllRateLimitsRequest.getDefaultInstance(),
-        QueryAllRateLimitsResponse.parser());
+    QueryAllRateLimitsResponse r = ask("AllRateLimits",
+        QueryAllRateLimitsRequest.getDefaultInstance(), QueryAllRateLimitsResponse.parser());
+    requireWhole(r.getRateLimitsList(), "AllRateLimits");
+    return r;
   }
 
-  /** The limit of one path; a response without {@code rate_limit} when it has none. */
+  /**
+   * The limit of one path; a response without {@code rate_limit} when it has none. A limit of
+   * another path than the one asked is refused.
+   */
   public QueryRateLimitResponse rateLimit(String denom, String channelOrClientId) {
-    return ask("RateLimit",
+    QueryRateLimitResponse r = ask("RateLimit",
         QueryRateLimitRequest.newBuilder()
             .setDenom(denom)
             .setChannelOrClientId(channelOrClientId)
             .build(),
         QueryRateLimitResponse.parser());
+    if (r.hasRateLimit()) {
+      requireWhole(List.of(r.getRateLimit()), "RateLimit");
+      Path p = r.getRateLimit().getPath();
+      if (!p.getDenom().equals(denom) || !p.getChannelOrClientId().equals(channelOrClientId)) {
+        throw new NodeException(source.name() + ", RateLimit: the answer is the limit of another"
+            + " path (" + quoted(p.getChannelOrClientId()) + ", " + quoted(p.getDenom())
+            + ") than the one asked");
+      }
+    }
+    return r;
   }
 
   public QueryRateLimitsByChainIdResponse rateLimitsByChainId(String chainId) {
-    return ask("RateLimitsByChainId",
+    QueryRateLimitsByChainIdResponse r = ask("RateLimitsByChainId",
         QueryRateLimitsByChainIdRequest.newBuilder().setChainId(chainId).build(),
         QueryRateLimitsByChainIdResponse.parser());
+    requireWhole(r.getRateLimitsList(), "RateLimitsByChainId");
+    return r;
   }
 
   public QueryRateLimitsByChannelOrClientIdResponse rateLimitsByChannelOrClientId(String id) {
-    return ask("RateLimitsByChannelOrClientId",
+    QueryRateLimitsByChannelOrClientIdResponse r = ask("RateLimitsByChannelOrClientId",
         QueryRateLimitsByChannelOrClientIdRequest.newBuilder().setChannelOrClientId(id).build(),
         QueryRateLimitsByChannelOrClientIdResponse.parser());
+    requireWhole(r.getRateLimitsList(), "RateLimitsByChannelOrClientId");
+    return r;
+  }
+
+  private static String quoted(String text) {
+    return Texts.quote(text, 64, TerminalText::unsafe);
+  }
+
+  /**
+   * Every limit of an answer has its path (a denom and an id), quota and flow: a record without
+   * one would print as an empty row, or as JSON without the field (README: refused, not printed
+   * as empty records).
+   */
+  private void requireWhole(List<RateLimit> limits, String rpc) {
+    for (RateLimit rl : limits) {
+      String lacks = !rl.hasPath() ? "path"
+          : rl.getPath().getDenom().isEmpty() ? "denom"
+          : rl.getPath().getChannelOrClientId().isEmpty() ? "channel_or_client_id"
+          : !rl.hasQuota() ? "quota"
+          : !rl.hasFlow() ? "flow"
+          : null;
+      if (lacks != null) {
+        throw new NodeException(source.name() + ", " + rpc + ": a rate limit in the answer has no "
+            + lacks + " (a node of another release of the module?)");
+      }
+    }
   }
 
   public QueryAllBlacklistedDenomsResponse allBlacklistedDenoms() {
