@@ -125,7 +125,24 @@ final class ReferenceAnswer {
     return NODE;
   }
 
-  private static Answered answered(Rpc rpc, Read response) {
+  /**
+   * The answer, unless a limit in it lacks a part (a path with a denom and an id, a quota, a
+   * flow) or {@code RateLimit}'s is of another path than {@code uatom} on {@code channel-0}, the
+   * one the test asks: the node's failure then.
+   */
+  private static Outcome answered(Rpc rpc, Read response) {
+    Answered answered = read(rpc, response);
+    for (Object item : answered.items()) {
+      if (item instanceof Limit l && (l.path() == null || l.path().denom().isEmpty()
+          || l.path().channelOrClientId().isEmpty() || l.quota() == null || l.flow() == null
+          || rpc == Rpc.RATE_LIMIT && !l.path().equals(new Path("uatom", "channel-0")))) {
+        return NODE;
+      }
+    }
+    return answered;
+  }
+
+  private static Answered read(Rpc rpc, Read response) {
     return new Answered(switch (rpc) {
       case RATE_LIMIT -> response.merged(1).stream().map(ReferenceAnswer::limit).toList();
       case ALL_BLACKLISTED_DENOMS -> List.copyOf(response.all(1));
