@@ -334,6 +334,11 @@ final class QueryCommands {
         io.err().println(
             "ratelimit: note: " + NodeConfig.channelsFile(home.get().home())
                 + " does not exist, so no channel resolves to a chain");
+      } else if (home.isPresent() && !home.get().chainIds().get().containsValue(chainId)) {
+        // a typo'd chain id answers an empty list, as a chain without limits would
+        io.err().println("ratelimit: note: no channel or client in "
+            + NodeConfig.channelsFile(home.get().home()) + " leads to "
+            + Texts.quote(chainId));
       }
       QueryRateLimitsByChainIdResponse response = queries.rateLimitsByChainId(chainId);
       return output == Output.json

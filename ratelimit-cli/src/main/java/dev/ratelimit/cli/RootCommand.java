@@ -44,8 +44,9 @@ import picocli.CommandLine.ScopeType;
       "module's; bin/ratelimit bench-floor [JMH options] times send and recv beside their",
       "store floors (ratelimit-bench; see docs/PERFORMANCE.md).",
       "",
-      "Exit codes: 0 ok; 1 a scenario failed or the path has no rate limit (code 2);",
-      "2 usage or input error; 3 internal error. Errors print one line on stderr;",
+      "Exit codes: 0 ok; 1 a scenario failed, the path has no rate limit (code 2) or a",
+      "demo number did not match; 2 usage or input error; 3 internal error, or a --node",
+      "that cannot be reached or gives no usable answer. Errors print one line on stderr;",
       "add --debug for a stack trace."
     })
 final class RootCommand implements Callable<Integer> {

@@ -246,9 +246,14 @@ class QueryCommandsTest {
     Cli r = query("rate-limits-by-chain", "osmosis-1", "--output", "json");
     assertEquals(0, r.exit(), r.toString());
     assertTrue(r.out().contains("\"channel_or_client_id\": \"channel-5\""), r.out());
+    assertEquals("", r.err());
     Cli other = query("rate-limits-by-chain", "cosmoshub-4", "--output", "json");
     assertEquals(0, other.exit());
     assertEquals("{\n  \"rate_limits\": []\n}\n", other.out());
+    // a chain id no channel leads to (a typo, say) answers an empty list with a note naming it
+    assertEquals(List.of("ratelimit: note: no channel or client in "
+        + home.resolve("config").resolve("channels.json") + " leads to \"cosmoshub-4\""),
+        other.errLines());
   }
 
   /** Blank as Go's {@code strings.TrimSpace} sees it, as the query service decides. */
