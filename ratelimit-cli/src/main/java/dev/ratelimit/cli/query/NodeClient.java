@@ -140,15 +140,18 @@ public final class NodeClient implements QuerySource {
   /**
    * {@code raw} fit to repeat in a message: with everything before its last '@' but the scheme
    * replaced by {@code ***} (a password holding '/', '?' or '#', or a mistyped scheme, hides a
-   * credential from {@link #authority}), and without its query and fragment (which may hold a
-   * key).
+   * credential from {@link #authority}), and without its query and fragment, and its path shown
+   * as {@code /...} (any of them may hold a key: RPC providers put one in the path). What a
+   * refusal is about (the scheme, the host, the port) stays.
    */
   private static String redacted(String raw) {
     int at = raw.lastIndexOf('@');
     int start = raw.indexOf("://");
     String scheme = start < 0 || (at >= 0 && start > at) ? "" : raw.substring(0, start + 3);
-    String text = at < 0 ? raw : scheme + "***" + raw.substring(at);
-    return text.split("[?#]", 2)[0];
+    String text = (at < 0 ? raw : scheme + "***" + raw.substring(at)).split("[?#]", 2)[0];
+    int hostAt = text.indexOf("://");
+    int path = text.indexOf('/', hostAt < 0 ? 0 : hostAt + 3);
+    return path < 0 || path == text.length() - 1 ? text : text.substring(0, path) + "/...";
   }
 
   /** The text between "://" and the path, query or fragment (all of it when no "://"). */

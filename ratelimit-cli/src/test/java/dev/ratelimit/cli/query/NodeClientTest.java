@@ -107,7 +107,10 @@ class NodeClientTest {
       "http//user:SECRET@host:1               | ***@host:1",
       "ftp//a:SECRET@b://c                    | ***@b://c",
       "://x/SECRET@b                          | ://***@b",
-      "http://host:1?key=SECRET x             | http://host:1"})
+      "http://host:1?key=SECRET x             | http://host:1",
+      "http://127.0.0.1:99999/apikey/SECRET   | http://127.0.0.1:99999/...",
+      "https://rpc.example.com:0/v3/SECRET    | https://rpc.example.com:0/...",
+      "ftp://host:1/                          | ftp://host:1/"})
   void aRefusedAddress_isShownRedacted(String given, String shown) {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> NodeClient.endpoint(given));
