@@ -254,7 +254,13 @@ public final class NodeClient implements QuerySource {
     }
   }
 
-  private NodeException exchangeFailed(String where, Throwable cause) {
+  /** What a failed exchange says; an out-of-memory error in it stays one (the CLI says what to do). */
+  NodeException exchangeFailed(String where, Throwable cause) {
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof OutOfMemoryError oom) { // the HTTP client's thread ran out reading
+        throw oom;
+      }
+    }
     if (cause instanceof AnswerTooLarge) {
       return new NodeException(where + ": the answer is larger than " + sizeOf(maxAnswerBytes),
           cause);

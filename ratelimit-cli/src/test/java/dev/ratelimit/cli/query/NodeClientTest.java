@@ -2,6 +2,7 @@ package dev.ratelimit.cli.query;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -116,6 +117,21 @@ class NodeClientTest {
         assertThrows(IllegalArgumentException.class, () -> NodeClient.endpoint(given));
     assertTrue(e.getMessage().startsWith("--node \"" + shown + "\""), e.getMessage());
     assertTrue(!e.getMessage().contains("SECRET"), e.getMessage());
+  }
+
+  /**
+   * Reading a large answer on a small heap runs out in the HTTP client's thread: before, that was
+   * "the exchange failed: Java heap space", without the CLI's advice for out of memory.
+   */
+  @Test
+  void runningOutOfMemoryInTheExchange_staysOutOfMemory() {
+    NodeClient client = new NodeClient(NodeClient.endpoint("http://h:1"), 0, Duration.ofSeconds(1));
+    OutOfMemoryError oom = new OutOfMemoryError("Java heap space");
+
+    assertSame(oom, assertThrows(OutOfMemoryError.class,
+        () -> client.exchangeFailed("node http://h:1, /p", new java.io.IOException("read", oom))));
+    assertEquals("node http://h:1, /p: the exchange failed: reset",
+        client.exchangeFailed("node http://h:1, /p", new java.io.IOException("reset")).getMessage());
   }
 
   @Test
