@@ -33,7 +33,10 @@ class GenesisFuzzTest {
     Genesis genesis = decoded.genesis();
     GenesisCodec.Decoded again = GenesisCodec.fromJson(GenesisCodec.toJson(genesis));
     assertEquals(genesis, again.genesis(), "fromJson(toJson(genesis))");
-    assertEquals(List.of(), again.warnings(), "a written genesis needs no adjusting");
+    // (an epoch number near 2^64 - 1 is kept as it is, with a warning that it will halt the chain)
+    assertEquals(List.of(), again.warnings().stream()
+        .filter(w -> !w.startsWith("hour_epoch.epoch_number ")).toList(),
+        "a written genesis needs no adjusting");
 
     try (TestChain first = TestChain.inMemory(GENESIS_TIME);
         TestChain second = TestChain.inMemory(GENESIS_TIME.plusSeconds(86_400))) {

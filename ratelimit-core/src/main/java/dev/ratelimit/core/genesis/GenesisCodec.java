@@ -141,7 +141,7 @@ public final class GenesisCodec {
             "pending_recv_packet_sequence_numbers",
             warnings);
     Optional<HourEpoch> epoch =
-        state.hasHourEpoch() ? hourEpoch(state.getHourEpoch()) : Optional.empty();
+        state.hasHourEpoch() ? hourEpoch(state.getHourEpoch(), warnings) : Optional.empty();
     Genesis g =
         new Genesis(
             rateLimits,
@@ -315,7 +315,11 @@ public final class GenesisCodec {
     return v.longValue();
   }
 
-  private static Optional<HourEpoch> hourEpoch(dev.ratelimit.proto.v1.HourEpoch e) {
+  /** A century of hours: an epoch number closer than this to 2^64 − 1 cannot be a real chain's. */
+  private static final long EPOCH_HEADROOM_HOURS = 100L * 8_766;
+
+  private static Optional<HourEpoch> hourEpoch(
+      dev.ratelimit.proto.v1.HourEpoch e, List<String> warnings) {
     if (e.hasDuration()
         && !(e.getDuration().getSeconds() == EPOCH_SECONDS && e.getDuration().getNanos() == 0)) {
       throw invalid("hour_epoch.duration must be 3600s, got " + seconds(e.getDuration()));
@@ -330,6 +334,14 @@ public final class GenesisCodec {
     }
     if (e.getEpochStartHeight() <= 0) {
       throw invalid("hour_epoch.epoch_start_height must be positive when epoch_number > 0");
+    }
+    long left = -1L - e.getEpochNumber(); // hours before 2^64 − 1, unsigned
+    if (Long.compareUnsigned(left, EPOCH_HEADROOM_HOURS) < 0) {
+      // valid (A's and G's rules), but the epoch cannot advance past 2^64 − 1: say so before
+      // the chain starts, not at the block where it halts
+      warnings.add("hour_epoch.epoch_number " + Long.toUnsignedString(e.getEpochNumber())
+          + " is " + left + " hours from 2^64 - 1: the first block that would advance the epoch"
+          + " past it fails with code 13, and the chain halts");
     }
     return Optional.of(new HourEpoch(e.getEpochNumber(), start, e.getEpochStartHeight()));
   }

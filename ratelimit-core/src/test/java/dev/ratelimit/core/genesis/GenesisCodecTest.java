@@ -405,6 +405,26 @@ class GenesisCodecTest {
         .genesis().hourEpoch());
   }
 
+  /** Valid, yet the chain would halt within a century: a warning, exactly at the boundary. */
+  @ParameterizedTest
+  @CsvSource({
+      "18446744073709551615, hour_epoch.epoch_number 18446744073709551615 is 0 hours from 2^64 - 1",
+      "18446744073708675016, hour_epoch.epoch_number 18446744073708675016 is 876599 hours from 2^64 - 1",
+      "18446744073708675015, ",
+      "23, "})
+  void hourEpoch_nearTheLargestNumber_isKeptWithAWarning(String number, String warning) {
+    GenesisCodec.Decoded d = ok(withEpoch("{\"epoch_number\":\"" + number + "\","
+        + "\"epoch_start_time\":\"2024-01-01T23:00:00Z\",\"epoch_start_height\":\"7\"}"));
+
+    assertEquals(Long.parseUnsignedLong(number), d.genesis().hourEpoch().orElseThrow().epochNumber());
+    if (warning == null) {
+      assertEquals(List.of(), d.warnings());
+    } else {
+      assertEquals(List.of(warning + ": the first block that would advance the epoch past it"
+          + " fails with code 13, and the chain halts"), d.warnings());
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(
       strings = {"7200s", "0s", "3600.5s", "-3600s", "60s", "3600.000000001s", "3599.999s",
