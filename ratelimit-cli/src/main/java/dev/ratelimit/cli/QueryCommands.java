@@ -15,6 +15,7 @@ import dev.ratelimit.core.model.Identifiers;
 import dev.ratelimit.core.model.Path;
 import dev.ratelimit.core.model.Texts;
 import dev.ratelimit.core.query.RateLimitQueryServer;
+import dev.ratelimit.middleware.transfer.DenomResolver;
 import dev.ratelimit.proto.v1.QueryAllBlacklistedDenomsResponse;
 import dev.ratelimit.proto.v1.QueryAllRateLimitsResponse;
 import dev.ratelimit.proto.v1.QueryAllWhitelistedAddressesResponse;
@@ -214,6 +215,26 @@ final class QueryCommands {
     }
   }
 
+  /**
+   * A denom no limit has, in a form that is not how the chain holds it: a full trace (the chain
+   * holds {@code ibc/} and its hash) or an {@code ibc/} hash in lower case. Says what to give.
+   */
+  static void noteDenomForm(Io io, String denom) {
+    String onChain;
+    try {
+      onChain = DenomResolver.sendDenom(denom); // a trace becomes ibc/HASH; a base denom stays
+    } catch (RuntimeException notADenom) {
+      return;
+    }
+    if (onChain.equals(denom) && denom.startsWith("ibc/")) {
+      onChain = "ibc/" + denom.substring(4).toUpperCase(java.util.Locale.ROOT);
+    }
+    if (!onChain.equals(denom)) {
+      io.err().println("ratelimit: note: " + Texts.quote(denom) + " is not a denom as this chain"
+          + " holds it; did you mean " + onChain + "? (ratelimit ibc-denom TRACE prints it)");
+    }
+  }
+
   @Command(
       name = "list-rate-limits",
       mixinStandardHelpOptions = true,
@@ -292,6 +313,7 @@ final class QueryCommands {
       QueryRateLimitResponse response = queries.rateLimit(denom, id);
       if (!response.hasRateLimit()) { // the service's empty response for scripts, and the exit status
         noteUnknownId(home, id);
+        noteDenomForm(io, denom);
         if (output == Output.json) {
           io.out().print(QueryOutput.protoJson(response));
         }
@@ -428,8 +450,17 @@ final class QueryCommands {
 
     @Override
     public Integer call() {
-      return fromHome(io, options.home, true, (home, ctx) -> QueryOutput.remainingCapacity(
-          home.keeper().remainingCapacity(ctx, path(denom, id)), ctx, options.output));
+      return fromHome(io, options.home, true, (home, ctx) -> {
+        try {
+          return QueryOutput.remainingCapacity(
+              home.keeper().remainingCapacity(ctx, path(denom, id)), ctx, options.output);
+        } catch (RateLimitException e) {
+          if (e.code() == ErrorCode.RATE_LIMIT_NOT_FOUND) {
+            noteDenomForm(io, denom);
+          }
+          throw e;
+        }
+      });
     }
   }
 }

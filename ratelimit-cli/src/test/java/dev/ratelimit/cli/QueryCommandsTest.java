@@ -366,6 +366,26 @@ class QueryCommandsTest {
     assertFalse(json.out().contains("\u202e"), json.out());
   }
 
+  /** A trace or a lower-case hash is not how the chain holds a denom: code 2, and what to give. */
+  @Test
+  void aDenomInAnotherForm_isCode2_withANoteNamingTheChainsForm() {
+    Cli trace = query("rate-limit", "channel-5", "--denom", "transfer/channel-5/uosmo");
+    assertEquals(1, trace.exit(), trace.toString());
+    assertEquals("ratelimit: note: \"transfer/channel-5/uosmo\" is not a denom as this chain holds"
+        + " it; did you mean " + OSMO + "? (ratelimit ibc-denom TRACE prints it)",
+        trace.errLines().get(0));
+    assertEquals(2, trace.errLines().size(), trace.toString());
+
+    String lower = OSMO.toLowerCase(java.util.Locale.ROOT);
+    Cli hash = query("remaining-capacity", "channel-5", "--denom", lower);
+    assertEquals(1, hash.exit(), hash.toString());
+    assertEquals("ratelimit: note: \"" + lower + "\" is not a denom as this chain holds it; did you"
+        + " mean " + OSMO + "? (ratelimit ibc-denom TRACE prints it)", hash.errLines().get(0));
+
+    Cli base = query("rate-limit", "channel-5", "--denom", "uatom"); // a denom as held: no note
+    assertEquals(1, base.errLines().size(), base.toString());
+  }
+
   @Test
   void remainingCapacity_needsDenom_andAnswersCode2ForNoLimit() {
     Cli missing = query("remaining-capacity", "channel-5");
