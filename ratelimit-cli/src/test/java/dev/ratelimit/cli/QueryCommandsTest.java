@@ -508,6 +508,18 @@ class QueryCommandsTest {
     assertEquals(2, none.errLines().size(), none.toString()); // the warning, then code 2
   }
 
+  @Test
+  void aChannelsFileWithAByteOrderMark_isRead(@TempDir Path copy) throws IOException {
+    Path h = copyHome(copy);
+    Files.writeString(h.resolve("config/channels.json"), "\uFEFF{\"channel-5\": \"osmosis-1\"}");
+
+    Cli r = Cli.run("rate-limits-by-chain", "osmosis-1", "--output", "json", "--home", h.toString());
+
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.out().contains("\"channel_or_client_id\": \"channel-5\""), r.out());
+    assertEquals("", r.err());
+  }
+
   /** Before, Jackson read the first object and ignored what followed; ids and chains went unchecked. */
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', value = {

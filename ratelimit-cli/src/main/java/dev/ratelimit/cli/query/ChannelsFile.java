@@ -54,7 +54,9 @@ public final class ChannelsFile {
     }
     JsonNode root;
     try {
-      root = JSON.readTree(Files.readString(file, StandardCharsets.UTF_8));
+      String text = Files.readString(file, StandardCharsets.UTF_8);
+      // a byte-order mark, as an editor may write one: taken, as in scenario and genesis files
+      root = JSON.readTree(text.startsWith("\uFEFF") ? text.substring(1) : text);
     } catch (JsonProcessingException e) {
       throw new HomeException(file + ": bad JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
