@@ -1,5 +1,6 @@
 package dev.ratelimit.cli;
 
+import dev.ratelimit.core.model.Texts;
 import dev.ratelimit.middleware.transfer.DenomResolver;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -38,6 +39,10 @@ final class IbcDenomCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (!trace.equals(trace.strip())) { // hashed as given, but no denom has such space: a paste?
+      io.warn("TRACE " + Texts.quote(trace) + " starts or ends with white space, hashed as given;"
+          + " no denom has any");
+    }
     io.out().println(DenomResolver.sendDenom(trace));
     io.out().flush();
     return ExitCode.OK;

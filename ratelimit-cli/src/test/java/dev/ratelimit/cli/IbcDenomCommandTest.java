@@ -23,6 +23,26 @@ class IbcDenomCommandTest {
   }
 
   @Test
+  void aTraceWithSpaceAround_isHashedAsGiven_withAWarning() {
+    Cli r = Cli.run("ibc-denom", " transfer/channel-5/uosmo");
+    assertEquals(0, r.exit(), r.toString());
+    assertEquals(List.of("ibc/" + java.util.HexFormat.of().withUpperCase().formatHex(sha256(
+        " transfer/channel-5/uosmo"))), r.outLines());
+    assertEquals(List.of("ratelimit: warning: TRACE \" transfer/channel-5/uosmo\" starts or ends"
+        + " with white space, hashed as given; no denom has any"), r.errLines());
+    assertEquals("", Cli.run("ibc-denom", "transfer/channel-5/uosmo").err());
+  }
+
+  private static byte[] sha256(String s) {
+    try {
+      return java.security.MessageDigest.getInstance("SHA-256")
+          .digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
   void aTraceWithoutABaseDenom_isCode9_exit2() {
     Cli r = Cli.run("ibc-denom", "transfer/channel-1/");
     assertEquals(2, r.exit());
