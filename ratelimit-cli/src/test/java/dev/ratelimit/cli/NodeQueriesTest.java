@@ -347,10 +347,25 @@ class NodeQueriesTest {
         Cli r = Cli.run("list-rate-limits", "--output", output, "--node", rpc.uri().toString());
         assertEquals(3, r.exit(), r.toString());
         assertEquals("", r.out());
-        assertEquals(List.of("ratelimit: node " + rpc.uri() + ", AllRateLimits: a rate limit in"
-            + " the answer has no " + part + " (a node of another release of the module?)"),
-            r.errLines());
+        assertEquals(List.of("ratelimit: node " + rpc.uri() + ", /ratelimit.v1.Query/AllRateLimits:"
+            + " a rate limit in the answer has no " + part + " (a node of another release of the"
+            + " module?)"), r.errLines());
       }
+    }
+  }
+
+  /** A failure names the service that answered (before: the method alone, whichever it was). */
+  @Test
+  void aBadAnswerOfAnotherService_namesThatServicesPath() throws IOException {
+    byte[] pathless = dev.ratelimit.proto.v1.QueryAllRateLimitsResponse.newBuilder()
+        .addRateLimits(dev.ratelimit.proto.v1.RateLimit.getDefaultInstance()).build().toByteArray();
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) ->
+        path.startsWith("/ratelimit.v1.") ? FakeCometRpc.unknownPath() : Reply.value(pathless, 1))) {
+      Cli r = Cli.run("list-rate-limits", "--node", rpc.uri().toString());
+      assertEquals(3, r.exit(), r.toString());
+      assertEquals(List.of("ratelimit: node " + rpc.uri() + ", /ibc.applications.rate_limiting.v1"
+          + ".Query/AllRateLimits: a rate limit in the answer has no path (a node of another"
+          + " release of the module?)"), r.errLines());
     }
   }
 
@@ -369,8 +384,9 @@ class NodeQueriesTest {
       Cli r = Cli.run("rate-limit", "channel-2", "--denom", "uatom", "--node", rpc.uri().toString());
       assertEquals(3, r.exit(), r.toString());
       assertEquals("", r.out());
-      assertEquals(List.of("ratelimit: node " + rpc.uri() + ", RateLimit: the answer is the limit"
-          + " of another path (\"channel-2\", \"uosmo\") than the one asked"), r.errLines());
+      assertEquals(List.of("ratelimit: node " + rpc.uri() + ", /ratelimit.v1.Query/RateLimit: the"
+          + " answer is the limit of another path (\"channel-2\", \"uosmo\") than the one asked"),
+          r.errLines());
     }
   }
 
@@ -435,7 +451,7 @@ class NodeQueriesTest {
         Reply.value(new byte[] {(byte) 0xFF}, 1))) {
       Cli r = Cli.run("list-rate-limits", "--node", rpc.uri().toString());
       assertEquals(3, r.exit(), r.toString());
-      assertTrue(r.err().startsWith("ratelimit: node " + rpc.uri() + ", AllRateLimits: the answer"
+      assertTrue(r.err().startsWith("ratelimit: node " + rpc.uri() + ", /ratelimit.v1.Query/AllRateLimits: the answer"
           + " is not a QueryAllRateLimitsResponse: "), r.err());
     }
   }

@@ -182,8 +182,13 @@ public final class NodeClient implements QuerySource {
 
   @Override
   public byte[] query(String path, byte[] request) {
+    return answer(path, request).value();
+  }
+
+  @Override
+  public Answer answer(String path, byte[] request) {
     long deadline = System.nanoTime() + timeout.toNanos(); // one for the query, every path tried
-    return firstServed(name(), path, p -> ask(p, request, deadline));
+    return served(name(), path, p -> ask(p, request, deadline));
   }
 
   /**
@@ -192,11 +197,15 @@ public final class NodeClient implements QuerySource {
    * exchange (so a fuzz test can give it answers without a server).
    */
   static byte[] firstServed(String name, String path, Function<String, AbciAnswer> answerTo) {
+    return served(name, path, answerTo).value();
+  }
+
+  private static Answer served(String name, String path, Function<String, AbciAnswer> answerTo) {
     List<String> paths = QueryPaths.candidates(path);
     for (String p : paths) {
       AbciAnswer answer = answerTo.apply(p);
       if (answer.code() == 0) {
-        return answer.value();
+        return new Answer(p, answer.value());
       }
       if (!answer.unknownPath()) {
         throw failure(name + ", " + p, answer);

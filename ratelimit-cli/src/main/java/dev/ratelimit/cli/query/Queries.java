@@ -24,6 +24,7 @@ import dev.ratelimit.proto.v1.RateLimit;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 
 /** The {@code ratelimit.v1.Query} service's six methods, typed, over a {@link QuerySource}. */
 public final class Queries {
@@ -34,10 +35,8 @@ public final class Queries {
   }
 
   public QueryAllRateLimitsResponse allRateLimits() {
-    QueryAllRateLimitsResponse r = ask("AllRateLimits",
-        QueryAllRateLimitsRequest.getDefaultInstance(), QueryAllRateLimitsResponse.parser());
-    requireWhole(r.getRateLimitsList(), "AllRateLimits");
-    return r;
+    return ask("AllRateLimits", QueryAllRateLimitsRequest.getDefaultInstance(),
+        QueryAllRateLimitsResponse.parser(), (r, where) -> requireWhole(r.getRateLimitsList(), where));
   }
 
   /**
@@ -45,38 +44,38 @@ public final class Queries {
    * another path than the one asked is refused.
    */
   public QueryRateLimitResponse rateLimit(String denom, String channelOrClientId) {
-    QueryRateLimitResponse r = ask("RateLimit",
+    return ask("RateLimit",
         QueryRateLimitRequest.newBuilder()
             .setDenom(denom)
             .setChannelOrClientId(channelOrClientId)
             .build(),
-        QueryRateLimitResponse.parser());
-    if (r.hasRateLimit()) {
-      requireWhole(List.of(r.getRateLimit()), "RateLimit");
-      Path p = r.getRateLimit().getPath();
-      if (!p.getDenom().equals(denom) || !p.getChannelOrClientId().equals(channelOrClientId)) {
-        throw new NodeException(source.name() + ", RateLimit: the answer is the limit of another"
-            + " path (" + quoted(p.getChannelOrClientId()) + ", " + quoted(p.getDenom())
-            + ") than the one asked");
-      }
-    }
-    return r;
+        QueryRateLimitResponse.parser(),
+        (r, where) -> {
+          if (!r.hasRateLimit()) {
+            return;
+          }
+          requireWhole(List.of(r.getRateLimit()), where);
+          Path p = r.getRateLimit().getPath();
+          if (!p.getDenom().equals(denom) || !p.getChannelOrClientId().equals(channelOrClientId)) {
+            throw new NodeException(where + ": the answer is the limit of another path ("
+                + quoted(p.getChannelOrClientId()) + ", " + quoted(p.getDenom())
+                + ") than the one asked");
+          }
+        });
   }
 
   public QueryRateLimitsByChainIdResponse rateLimitsByChainId(String chainId) {
-    QueryRateLimitsByChainIdResponse r = ask("RateLimitsByChainId",
+    return ask("RateLimitsByChainId",
         QueryRateLimitsByChainIdRequest.newBuilder().setChainId(chainId).build(),
-        QueryRateLimitsByChainIdResponse.parser());
-    requireWhole(r.getRateLimitsList(), "RateLimitsByChainId");
-    return r;
+        QueryRateLimitsByChainIdResponse.parser(),
+        (r, where) -> requireWhole(r.getRateLimitsList(), where));
   }
 
   public QueryRateLimitsByChannelOrClientIdResponse rateLimitsByChannelOrClientId(String id) {
-    QueryRateLimitsByChannelOrClientIdResponse r = ask("RateLimitsByChannelOrClientId",
+    return ask("RateLimitsByChannelOrClientId",
         QueryRateLimitsByChannelOrClientIdRequest.newBuilder().setChannelOrClientId(id).build(),
-        QueryRateLimitsByChannelOrClientIdResponse.parser());
-    requireWhole(r.getRateLimitsList(), "RateLimitsByChannelOrClientId");
-    return r;
+        QueryRateLimitsByChannelOrClientIdResponse.parser(),
+        (r, where) -> requireWhole(r.getRateLimitsList(), where));
   }
 
   private static String quoted(String text) {
@@ -88,7 +87,7 @@ public final class Queries {
    * one would print as an empty row, or as JSON without the field (README: refused, not printed
    * as empty records).
    */
-  private void requireWhole(List<RateLimit> limits, String rpc) {
+  private static void requireWhole(List<RateLimit> limits, String where) {
     for (RateLimit rl : limits) {
       String lacks = !rl.hasPath() ? "path"
           : rl.getPath().getDenom().isEmpty() ? "denom"
@@ -97,34 +96,40 @@ public final class Queries {
           : !rl.hasFlow() ? "flow"
           : null;
       if (lacks != null) {
-        throw new NodeException(source.name() + ", " + rpc + ": a rate limit in the answer has no "
-            + lacks + " (a node of another release of the module?)");
+        throw new NodeException(where + ": a rate limit in the answer has no " + lacks
+            + " (a node of another release of the module?)");
       }
     }
   }
 
   public QueryAllBlacklistedDenomsResponse allBlacklistedDenoms() {
     return ask("AllBlacklistedDenoms", QueryAllBlacklistedDenomsRequest.getDefaultInstance(),
-        QueryAllBlacklistedDenomsResponse.parser());
+        QueryAllBlacklistedDenomsResponse.parser(), (r, where) -> { });
   }
 
   public QueryAllWhitelistedAddressesResponse allWhitelistedAddresses() {
     return ask("AllWhitelistedAddresses", QueryAllWhitelistedAddressesRequest.getDefaultInstance(),
-        QueryAllWhitelistedAddressesResponse.parser());
+        QueryAllWhitelistedAddressesResponse.parser(), (r, where) -> { });
   }
 
-  private <R extends Message> R ask(String rpc, Message request, Parser<R> parser) {
-    byte[] answer =
-        source.query("/" + RateLimitQueryServer.SERVICE + "/" + rpc, request.toByteArray());
-    String where = source.name() + ", " + rpc;
+  /**
+   * Asks, reads the response and checks it: its shape, then {@code check} (given the response and
+   * where it came from, the source and the path that answered, for its messages).
+   */
+  private <R extends Message> R ask(
+      String rpc, Message request, Parser<R> parser, BiConsumer<R, String> check) {
+    QuerySource.Answer answer =
+        source.answer("/" + RateLimitQueryServer.SERVICE + "/" + rpc, request.toByteArray());
+    String where = source.name() + ", " + answer.path();
     R response;
     try {
-      response = parser.parseFrom(answer);
+      response = parser.parseFrom(answer.value());
     } catch (InvalidProtocolBufferException e) {
       throw new NodeException(
           where + ": the answer is not a Query" + rpc + "Response: " + e.getMessage(), e);
     }
     requireKnownShape(response, where, true);
+    check.accept(response, where);
     return response;
   }
 

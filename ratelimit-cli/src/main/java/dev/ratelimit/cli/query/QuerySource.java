@@ -20,6 +20,22 @@ public interface QuerySource {
    */
   byte[] query(String path, byte[] request);
 
+  /**
+   * Answers one query, with the path that answered it: a node may serve the method under another
+   * service's name ({@link QueryPaths}), which a message about its answer must name.
+   */
+  default Answer answer(String path, byte[] request) {
+    return new Answer(path, query(path, request));
+  }
+
+  /** An encoded response and the method path that gave it. */
+  record Answer(String path, byte[] value) {
+    public Answer {
+      Objects.requireNonNull(path, "path");
+      Objects.requireNonNull(value, "value");
+    }
+  }
+
   /** What answers, for messages: {@code home DIR}, {@code node URL}. */
   String name();
 

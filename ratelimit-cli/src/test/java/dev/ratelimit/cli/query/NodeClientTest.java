@@ -181,7 +181,7 @@ class NodeClientTest {
     try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) -> Reply.value(response, 1))) {
       Queries queries = new Queries(client(rpc));
       NodeException e = assertThrows(NodeException.class, queries::allRateLimits);
-      assertEquals("node " + rpc.uri() + ", AllRateLimits: field max_percent_send of Quota has"
+      assertEquals("node " + rpc.uri() + ", /ratelimit.v1.Query/AllRateLimits: field max_percent_send of Quota has"
           + " another wire type in the answer than in this library's messages (a node of another"
           + " release of the module?)", e.getMessage());
     }
@@ -196,7 +196,7 @@ class NodeClientTest {
     try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) -> Reply.value(response, 1))) {
       NodeException e =
           assertThrows(NodeException.class, new Queries(client(rpc))::allRateLimits);
-      assertEquals("node " + rpc.uri() + ", AllRateLimits: Quota in the answer has a field 7 this"
+      assertEquals("node " + rpc.uri() + ", /ratelimit.v1.Query/AllRateLimits: Quota in the answer has a field 7 this"
           + " library's messages do not have (a node of another release of the module?)",
           e.getMessage());
     }
