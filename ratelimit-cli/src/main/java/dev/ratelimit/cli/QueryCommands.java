@@ -189,7 +189,9 @@ final class QueryCommands {
       if (home.lastBlock().isEmpty() && needsTime) {
         io.warn(dir + " records no last block; measuring from the current time");
       }
-      io.out().print(answer.apply(home, home.context(Instant.now())));
+      // the fallback time to the second, as block times usually are: no nanoseconds of the clock
+      io.out().print(answer.apply(home,
+          home.context(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS))));
       io.out().flush();
     }
     return ExitCode.OK;

@@ -463,6 +463,26 @@ class QueryCommandsTest {
     assertFalse(r.err().contains("\tat "), r.err());
   }
 
+  /** The current time stands in, warned, and to the second as a block time is (no nanoseconds). */
+  @Test
+  void remainingCapacity_ofAHomeWithoutItsLastBlock_measuresFromNow_toTheSecond(@TempDir Path copy)
+      throws IOException {
+    Path h = copyHome(copy);
+    try (dev.ratelimit.core.store.LevelDbKvStore db =
+        dev.ratelimit.core.store.LevelDbKvStore.open(dev.ratelimit.core.store.NodeHome.dataDir(h))) {
+      db.delete(dev.ratelimit.core.store.NodeHome.LAST_BLOCK_KEY);
+    }
+
+    Cli r = Cli.run("remaining-capacity", "channel-5", "--denom", OSMO, "--output", "json",
+        "--home", h.toString());
+
+    assertEquals(0, r.exit(), r.toString());
+    assertEquals(List.of("ratelimit: warning: " + h + " records no last block; measuring from the"
+        + " current time"), r.errLines());
+    assertTrue(r.out().contains("\"as_of_height\": \"0\""), r.out());
+    assertTrue(r.out().matches("(?s).*\"as_of_time\": \"[0-9-]+T[0-9:]+Z\".*"), r.out());
+  }
+
   @Test
   void homeOfTheFirstStoreLayout_isRefusedWithOneLine_notReadAsEmpty(@TempDir Path copy)
       throws IOException {
