@@ -463,15 +463,21 @@ class QueryCommandsTest {
     assertFalse(r.err().contains("\tat "), r.err());
   }
 
+  /** Changes a home's database directly, as damage or another release would have left it. */
+  private static void inDatabase(
+      Path home, java.util.function.Consumer<dev.ratelimit.core.store.KvStore> change) {
+    try (dev.ratelimit.core.store.LevelDbKvStore db = dev.ratelimit.core.store.LevelDbKvStore.open(
+        dev.ratelimit.core.store.NodeHome.dataDir(home))) {
+      change.accept(db);
+    }
+  }
+
   /** The current time stands in, warned, and to the second as a block time is (no nanoseconds). */
   @Test
   void remainingCapacity_ofAHomeWithoutItsLastBlock_measuresFromNow_toTheSecond(@TempDir Path copy)
       throws IOException {
     Path h = copyHome(copy);
-    try (dev.ratelimit.core.store.LevelDbKvStore db =
-        dev.ratelimit.core.store.LevelDbKvStore.open(dev.ratelimit.core.store.NodeHome.dataDir(h))) {
-      db.delete(dev.ratelimit.core.store.NodeHome.LAST_BLOCK_KEY);
-    }
+    inDatabase(h, db -> db.delete(dev.ratelimit.core.store.NodeHome.LAST_BLOCK_KEY));
 
     Cli r = Cli.run("remaining-capacity", "channel-5", "--denom", OSMO, "--output", "json",
         "--home", h.toString());
@@ -487,12 +493,11 @@ class QueryCommandsTest {
   void homeOfTheFirstStoreLayout_isRefusedWithOneLine_notReadAsEmpty(@TempDir Path copy)
       throws IOException {
     Path h = copyHome(copy);
-    try (dev.ratelimit.core.store.LevelDbKvStore db =
-        dev.ratelimit.core.store.LevelDbKvStore.open(dev.ratelimit.core.store.NodeHome.dataDir(h))) {
+    inDatabase(h, db -> {
       dev.ratelimit.core.store.KvStore module = dev.ratelimit.core.store.NodeHome.rateLimitStore(db);
       module.delete(new byte[] {0x0F}); // no layout version
       module.put(new byte[] {0x01, 'c', 0, 'u', 0}, new byte[] {0x0A}); // a version-1 quota row
-    }
+    });
     Cli r = Cli.run("list-rate-limits", "--home", h.toString());
     assertEquals(2, r.exit(), r.toString());
     assertEquals(1, r.errLines().size(), r.toString());
