@@ -12,6 +12,7 @@ import dev.ratelimit.core.model.Texts;
 import dev.ratelimit.middleware.transfer.DenomResolver;
 import dev.ratelimit.middleware.transfer.FungibleTokenPacketData;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * How a packet is counted and settled, the same for IBC v1 ({@link RateLimitMiddleware}) and IBC
@@ -87,6 +88,18 @@ final class PacketRules {
     } else {
       keeper.removePendingSendPacket(step, marker);
     }
+  }
+
+  /**
+   * A malformed acknowledgement of a sent packet: nothing to settle, but its fault (code 14) and
+   * then any fault of the packet itself (8, 9 or 10, as with any other ack) are reported, in
+   * durable events.
+   */
+  static void malformedAck(BlockContext tx, String channelId, String field,
+      Supplier<FungibleTokenPacketData> data, long sequence) {
+    tx.emitDurable(RateLimitEvents.invalidPacket(channelId, ErrorCode.INVALID_ACKNOWLEDGEMENT,
+        "acknowledgement is neither a result nor an error; flow unchanged"));
+    settle(tx, channelId, step -> sentMarker(channelId, field, data.get(), sequence));
   }
 
   /**

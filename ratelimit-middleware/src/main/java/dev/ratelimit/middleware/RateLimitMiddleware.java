@@ -298,17 +298,8 @@ public final class RateLimitMiddleware implements IbcModule, Ics4Wrapper {
         case ERROR -> settleSend(tx, packet, true);
         // Durable: the transfer app fails the callback on a malformed ack (as ibc-go does), and
         // the report must survive that rollback (SPEC §6).
-        case MALFORMED -> {
-          tx.emitDurable(
-              RateLimitEvents.invalidPacket(
-                  packet.sourceChannel(),
-                  ErrorCode.INVALID_ACKNOWLEDGEMENT,
-                  "acknowledgement is neither a result nor an error; flow unchanged"));
-          // nothing to settle, but a fault of the packet itself is reported as for any other ack
-          PacketRules.settle(tx, packet.sourceChannel(), step -> PacketRules.sentMarker(
-              packet.sourceChannel(), "source_channel", PacketDataCodec.decode(packet),
-              packet.sequence()));
-        }
+        case MALFORMED -> PacketRules.malformedAck(tx, packet.sourceChannel(), "source_channel",
+            () -> PacketDataCodec.decode(packet), packet.sequence());
       }
       app().onAcknowledgementPacket(tx, packet, acknowledgement, relayer);
       tx.commit();

@@ -203,13 +203,8 @@ public final class RateLimitMiddlewareV2 implements IbcModule, WriteAcknowledgem
       switch (AcknowledgementCodec.classify(acknowledgement)) {
         case SUCCESS -> settleSend(tx, sourceClient, sequence, payload, false);
         case ERROR -> settleSend(tx, sourceClient, sequence, payload, true);
-        case MALFORMED -> {
-          tx.emitDurable(RateLimitEvents.invalidPacket(sourceClient,
-              ErrorCode.INVALID_ACKNOWLEDGEMENT,
-              "acknowledgement is neither a result nor an error; flow unchanged"));
-          PacketRules.settle(tx, sourceClient, step -> PacketRules.sentMarker(
-              sourceClient, "source_client", decode(payload), sequence));
-        }
+        case MALFORMED -> PacketRules.malformedAck(
+            tx, sourceClient, "source_client", () -> decode(payload), sequence);
       }
       app().onAcknowledgementPacket(
           tx, sourceClient, destinationClient, sequence, acknowledgement, payload, relayer);

@@ -188,19 +188,15 @@ public final class NodeClient implements QuerySource {
   @Override
   public Answer answer(String path, byte[] request) {
     long deadline = System.nanoTime() + timeout.toNanos(); // one for the query, every path tried
-    return served(name(), path, p -> ask(p, request, deadline));
+    return firstServed(name(), path, p -> ask(p, request, deadline));
   }
 
   /**
-   * The value of the first of {@code path}'s paths ({@link QueryPaths}) that the node {@code name}
-   * serves, given its answer to each: what {@link #query} makes of the answers, apart from the
+   * The first of {@code path}'s paths ({@link QueryPaths}) that the node {@code name} serves, with
+   * its value, given its answer to each: what {@link #answer} makes of the answers, apart from the
    * exchange (so a fuzz test can give it answers without a server).
    */
-  static byte[] firstServed(String name, String path, Function<String, AbciAnswer> answerTo) {
-    return served(name, path, answerTo).value();
-  }
-
-  private static Answer served(String name, String path, Function<String, AbciAnswer> answerTo) {
+  static Answer firstServed(String name, String path, Function<String, AbciAnswer> answerTo) {
     List<String> paths = QueryPaths.candidates(path);
     for (String p : paths) {
       AbciAnswer answer = answerTo.apply(p);

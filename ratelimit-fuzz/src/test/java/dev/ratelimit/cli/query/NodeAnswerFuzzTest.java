@@ -66,7 +66,7 @@ class NodeAnswerFuzzTest {
   private static void check(Rpc rpc, int status, byte[] body) {
     Outcome expected = ReferenceAnswer.expected(rpc, status, body);
     QuerySource node = QuerySource.of(NAME, (path, request) -> NodeClient.firstServed(NAME, path,
-        p -> NodeClient.AbciAnswer.parse(NAME + ", " + p, status, body)));
+        p -> NodeClient.AbciAnswer.parse(NAME + ", " + p, status, body)).value());
     Message response;
     try {
       response = ask(new Queries(node), rpc);
