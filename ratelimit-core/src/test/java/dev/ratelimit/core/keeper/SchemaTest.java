@@ -479,6 +479,14 @@ class SchemaTest {
         assertThrows(StorageException.class, () -> Schema.RowLayout.of(Arrays.copyOf(good, good.length + 1))).getMessage());
     assertEquals("corrupt limit value: truncated flow",
         assertThrows(StorageException.class, () -> Schema.RowLayout.of(Arrays.copyOf(good, 4))).getMessage());
+    // the channel value's two bytes cut to one: its length runs one byte past the row's end
+    assertEquals("corrupt limit value: bad flow length 2",
+        assertThrows(StorageException.class,
+            () -> Schema.RowLayout.of(Arrays.copyOf(good, good.length - 1))).getMessage());
+    assertEquals("corrupt limit value: truncated",
+        assertThrows(StorageException.class, () -> Schema.RowLayout.of(new byte[] {0, 0})).getMessage());
+    assertEquals("corrupt limit value: truncated flow", // three bytes: a quota without flows
+        assertThrows(StorageException.class, () -> Schema.RowLayout.of(new byte[] {10, 20, 1})).getMessage());
     byte[] badPercent = good.clone();
     badPercent[1] = 101;
     assertEquals("corrupt limit value: max_percent_recv must be in [0, 100], got 101",

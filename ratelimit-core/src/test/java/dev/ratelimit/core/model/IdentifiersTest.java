@@ -1,6 +1,7 @@
 package dev.ratelimit.core.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.math.BigInteger;
 import java.util.SplittableRandom;
@@ -42,6 +43,14 @@ class IdentifiersTest {
     assertEquals(channel, Identifiers.isChannelId(id));
     assertEquals(client, Identifiers.isClientId(id));
     assertEquals(channel || client, Identifiers.isChannelOrClientId(id));
+    if (channel || client) {
+      assertEquals(id, Identifiers.requireChannelOrClientId(id, "channel_or_client_id"));
+    } else {
+      assertEquals("channel_or_client_id must be a channel id (channel-N) or a client id, got "
+              + Texts.quote(id),
+          assertThrows(IllegalArgumentException.class,
+              () -> Identifiers.requireChannelOrClientId(id, "channel_or_client_id")).getMessage());
+    }
   }
 
   @Test
