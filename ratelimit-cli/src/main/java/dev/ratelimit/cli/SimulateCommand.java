@@ -44,7 +44,8 @@ import picocli.CommandLine.Parameters;
       "With --store leveldb (implied by --home) the state is kept in <home>/data as in a node's"
           + " home, with the last block record and <home>/config/channels.json, so the queries"
           + " can read it afterwards. That needs exactly one scenario in total and a home"
-          + " without a database.",
+          + " without a database. A scenario that stops at its genesis commits no block: the"
+          + " database it opened is removed, so the home can be used again.",
       "",
       "Examples:",
       "  ratelimit simulate walkthrough.json edges.json",
@@ -78,6 +79,9 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--home", paramLabel = "DIR", description = "Node home for --store leveldb.")
   Path home;
 
+  private boolean homeExisted;
+  private boolean dataExisted;
+
   SimulateCommand(Io io) {
     this.io = io;
   }
@@ -110,6 +114,8 @@ final class SimulateCommand implements Callable<Integer> {
                 + scenarios.size() + ")");
       }
       requireFreshHome(home);
+      homeExisted = Files.exists(home);
+      dataExisted = Files.exists(NodeHome.dataDir(home));
       stores = SimulationStore.leveldb(home);
     }
     // a malformed scenario is reported and does not stop the others (one generated vector's
@@ -120,7 +126,43 @@ final class SimulateCommand implements Callable<Integer> {
     io.err().flush();
     ScenarioRunner.Summary summary =
         new ScenarioRunner(io.out(), verbose, stores).run(scenarios, malformed.size());
+    if (kind == StoreKind.leveldb && summary.results().get(0).stoppedAtGenesis()) {
+      removeUncommittedDatabase();
+    }
     return malformed.isEmpty() ? summary.exitCode() : ExitCode.USAGE;
+  }
+
+  /**
+   * A home whose scenario stopped at its genesis got no block: rather than leave a database that
+   * every query refuses (no hour epoch) and that keeps the home from being used again, remove
+   * what this run made (the directory was empty or absent before it).
+   */
+  private void removeUncommittedDatabase() {
+    Path data = NodeHome.dataDir(home);
+    try {
+      try (Stream<Path> files = Files.list(data)) {
+        for (Path f : (Iterable<Path>) files::iterator) {
+          Files.delete(f); // LevelDB keeps flat files only
+        }
+      }
+      if (!dataExisted) {
+        Files.delete(data);
+      }
+      if (!homeExisted) {
+        try (Stream<Path> left = Files.list(home)) {
+          if (left.findAny().isEmpty()) {
+            Files.delete(home);
+          }
+        }
+      }
+      io.err().println("ratelimit: note: the scenario stopped at its genesis, so no block was"
+          + " committed: the database it opened in " + data + " is removed, and " + home
+          + " can be given to simulate again");
+    } catch (IOException e) {
+      io.warn("the scenario stopped at its genesis, so " + data + " holds no committed block,"
+          + " and it could not be removed (" + e.getMessage() + "): queries refuse it; remove it"
+          + " before giving " + home + " to simulate again");
+    }
   }
 
   static List<Path> expand(List<Path> files) {

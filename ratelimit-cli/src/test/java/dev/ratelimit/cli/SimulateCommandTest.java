@@ -11,6 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class SimulateCommandTest {
@@ -345,6 +346,53 @@ class SimulateCommandTest {
     assertEquals(2, again.exit());
     assertTrue(again.err().contains("already has a database"), again.err());
     assertEquals(1, again.errLines().size());
+  }
+
+  /**
+   * A scenario that stops at its genesis commits no block: the database it opened is removed
+   * (queries would refuse it, and it kept the home from another run); what existed before stays.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("stopsAtGenesis")
+  void leveldb_aScenarioStoppedAtItsGenesis_leavesNoDatabase(
+      String name, String genesis, String expectGenesis, int exit, @TempDir Path tmp)
+      throws IOException {
+    Path f = Files.writeString(tmp.resolve("g.json"), "{\"name\": \"" + name + "\", \"genesis\": "
+        + genesis + ", \"expect_genesis\": " + expectGenesis + ", \"steps\": []}");
+    Path fresh = tmp.resolve("fresh");
+    Cli r = Cli.run("simulate", "--home", fresh.toString(), f.toString());
+    assertEquals(exit, r.exit(), r.toString());
+    assertEquals(List.of("ratelimit: note: the scenario stopped at its genesis, so no block was"
+        + " committed: the database it opened in " + fresh.resolve("data") + " is removed, and "
+        + fresh + " can be given to simulate again"), r.errLines());
+    assertFalse(Files.exists(fresh), "the home this run made is gone");
+
+    Path kept = Files.createDirectories(tmp.resolve("kept/data"));
+    Files.writeString(tmp.resolve("kept/notes.txt"), "mine");
+    Cli again = Cli.run("simulate", "--home", kept.getParent().toString(), f.toString());
+    assertEquals(exit, again.exit(), again.toString());
+    assertTrue(Files.isDirectory(kept), "an empty data directory given stays");
+    try (var left = Files.list(kept)) {
+      assertEquals(0, left.count());
+    }
+    assertEquals("mine", Files.readString(tmp.resolve("kept/notes.txt")));
+
+    Cli good = Cli.run("simulate", "--home", fresh.toString(),
+        Cli.resource("/scenarios/conformance/governance.json").toString());
+    assertEquals(0, good.exit(), good.toString());
+    assertEquals("", good.err());
+    assertTrue(Files.isRegularFile(fresh.resolve("data/CURRENT")));
+  }
+
+  static List<Arguments> stopsAtGenesis() {
+    String refused = "{\"hour_epoch\": {\"duration\": \"7200s\"}}";
+    return List.of(
+        Arguments.of(
+            "refused as expected", refused, "{\"ok\": false, \"code\": 12}", 0),
+        Arguments.of(
+            "refused, ok expected", refused, "{\"ok\": true}", 1),
+        Arguments.of(
+            "accepted, refusal expected", "{}", "{\"ok\": false}", 1));
   }
 
   @Test

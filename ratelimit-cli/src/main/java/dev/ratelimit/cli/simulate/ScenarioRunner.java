@@ -61,8 +61,12 @@ public final class ScenarioRunner {
     }
   }
 
-  /** One scenario's result: it passed when it has no failure lines. */
-  public record ScenarioResult(Scenario scenario, List<String> failures) {
+  /**
+   * One scenario's result: it passed when it has no failure lines. {@code stoppedAtGenesis}: the
+   * genesis was refused, or accepted where {@code expect_genesis} wanted a refusal, so the steps
+   * did not run and no block reached the scenario's database.
+   */
+  public record ScenarioResult(Scenario scenario, List<String> failures, boolean stoppedAtGenesis) {
     public ScenarioResult {
       failures = List.copyOf(failures);
     }
@@ -96,10 +100,12 @@ public final class ScenarioRunner {
   public ScenarioResult runScenario(Scenario scenario) {
     List<String> failures = new ArrayList<>();
     Where where = scenario.where();
+    boolean stoppedAtGenesis = false;
     try (SimulationStore store = stores.open(scenario);
         Simulation sim = new Simulation(scenario, store)) {
       Optional<RuntimeException> genesisError = sim.initChain();
-      if (!genesis(scenario, sim, genesisError, failures)) {
+      stoppedAtGenesis = genesis(scenario, sim, genesisError, failures);
+      if (!stoppedAtGenesis) {
         for (Step step : scenario.steps()) {
           runStep(scenario, sim, step, failures);
         }
@@ -116,7 +122,7 @@ public final class ScenarioRunner {
           : "FAILED (" + failures.size() + " failed expectation" + (failures.size() == 1 ? "" : "s")
               + ")"));
     }
-    return new ScenarioResult(scenario, failures);
+    return new ScenarioResult(scenario, failures, stoppedAtGenesis);
   }
 
   /** Checks InitGenesis against {@code expect_genesis}; true when the scenario stops there. */
