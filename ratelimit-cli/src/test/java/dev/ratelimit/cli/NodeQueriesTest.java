@@ -113,6 +113,11 @@ class NodeQueriesTest {
           }]
         }
         """, pairs.out());
+    Cli textPairs = Cli.run("list-whitelisted-addresses", "--node", node.uri().toString());
+    assertEquals(List.of(
+        "SENDER         RECEIVER",
+        "stride1other   cosmos1receiver",
+        "stride1sender  osmo1receiver"), textPairs.outLines());
   }
 
   @Test
@@ -162,6 +167,10 @@ class NodeQueriesTest {
       assertEquals("0", rpc.calls().get(0).params().path("height").asText());
       assertEquals("/ratelimit.v1.Query/AllRateLimits", rpc.calls().get(0).params().path("path").asText());
       assertEquals("", rpc.calls().get(0).params().path("data").asText());
+      // --height 0 is CometBFT's "latest" too, so it is taken (only a negative height is refused)
+      Cli zero = Cli.run("list-rate-limits", "--node", tcp, "--height", "0");
+      assertEquals(0, zero.exit(), zero.toString());
+      assertEquals("0", rpc.calls().get(1).params().path("height").asText());
     }
   }
 
@@ -354,6 +363,43 @@ class NodeQueriesTest {
     }
   }
 
+  /** The three other queries that answer limits check each limit as list-rate-limits does. */
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {"RateLimit", "RateLimitsByChannelOrClientId", "RateLimitsByChainId"})
+  void everyQueryOfLimits_refusesALimitWithoutItsQuota(String method) throws IOException {
+    dev.ratelimit.proto.v1.RateLimit quotaless = dev.ratelimit.proto.v1.RateLimit.newBuilder()
+        .setPath(dev.ratelimit.proto.v1.Path.newBuilder().setDenom("uatom")
+            .setChannelOrClientId("channel-2"))
+        .setFlow(dev.ratelimit.proto.v1.Flow.newBuilder().setInflow("0").setOutflow("0")
+            .setChannelValue("100"))
+        .build();
+    byte[] answer = switch (method) {
+      case "RateLimit" -> dev.ratelimit.proto.v1.QueryRateLimitResponse.newBuilder()
+          .setRateLimit(quotaless).build().toByteArray();
+      case "RateLimitsByChannelOrClientId" ->
+          dev.ratelimit.proto.v1.QueryRateLimitsByChannelOrClientIdResponse.newBuilder()
+              .addRateLimits(quotaless).build().toByteArray();
+      default -> dev.ratelimit.proto.v1.QueryRateLimitsByChainIdResponse.newBuilder()
+          .addRateLimits(quotaless).build().toByteArray();
+    };
+    String[] args = switch (method) {
+      case "RateLimit" -> new String[] {"rate-limit", "channel-2", "--denom", "uatom"};
+      case "RateLimitsByChannelOrClientId" -> new String[] {"rate-limit", "channel-2"};
+      default -> new String[] {"rate-limits-by-chain", "osmosis-1"};
+    };
+    try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) -> Reply.value(answer, 1))) {
+      List<String> command = new ArrayList<>(List.of(args));
+      command.addAll(List.of("--node", rpc.uri().toString()));
+      Cli r = Cli.run(command.toArray(String[]::new));
+      assertEquals(3, r.exit(), r.toString());
+      assertEquals("", r.out());
+      assertEquals(List.of("ratelimit: node " + rpc.uri() + ", /ratelimit.v1.Query/" + method
+          + ": a rate limit in the answer has no quota (a node of another release of the"
+          + " module?)"), r.errLines());
+    }
+  }
+
   /** A failure names the service that answered (before: the method alone, whichever it was). */
   @Test
   void aBadAnswerOfAnotherService_namesThatServicesPath() throws IOException {
@@ -398,6 +444,23 @@ class NodeQueriesTest {
       assertEquals(2, r.exit(), r.toString());
       assertEquals(List.of("ratelimit: node " + rpc.uri() + ", /ratelimit.v1.Query/AllRateLimits:"
           + " \"\\u001b[31mno epoch\\u0007\" (code 13)"), r.errLines());
+    }
+  }
+
+  /** A node's log is shown as it is up to 300 characters; a longer one is quoted and cut. */
+  @Test
+  void aNodesLongLog_isCutAt300Characters() throws IOException {
+    String fits = "x".repeat(300);
+    String longer = fits + "y";
+    for (String log : List.of(fits, longer)) {
+      try (FakeCometRpc rpc = FakeCometRpc.answering((path, data, height) ->
+          Reply.failed(13, "ratelimit", log))) {
+        Cli r = Cli.run("list-rate-limits", "--node", rpc.uri().toString());
+        assertEquals(2, r.exit(), r.toString());
+        String shown = log.equals(fits) ? fits : "\"" + fits + "\"... (301 chars)";
+        assertEquals(List.of("ratelimit: node " + rpc.uri() + ", /ratelimit.v1.Query/AllRateLimits: "
+            + shown + " (code 13)"), r.errLines());
+      }
     }
   }
 

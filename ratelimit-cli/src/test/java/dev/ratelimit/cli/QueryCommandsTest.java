@@ -366,6 +366,34 @@ class QueryCommandsTest {
     assertFalse(json.out().contains("\u202e"), json.out());
   }
 
+  /**
+   * A denom with a space at its end (a limit governance set with a paste error) is quoted in the
+   * text answers: bare, the line's end hid it, and it looked like the denom without the space.
+   */
+  @Test
+  void aDenomEndingInASpace_isQuotedInTheTextAnswers() throws IOException {
+    Path scenario = tmp.resolve("space.json");
+    Files.writeString(scenario, "{\"name\": \"space\", \"supply\": {\"uatom \": \"1000\"},"
+        + " \"channels\": [{\"channel_id\": \"channel-5\"}], \"steps\": [{\"op\": \"msg\", \"msg\":"
+        + " {\"@type\": \"/ratelimit.v1.MsgAddRateLimit\", \"authority\": \"authority\", \"denom\":"
+        + " \"uatom \", \"channel_or_client_id\": \"channel-5\", \"max_percent_send\": \"10\","
+        + " \"max_percent_recv\": \"10\", \"duration_hours\": \"24\"}, \"expect\": {\"ok\": true}}]}");
+    Path home = tmp.resolve("space-home");
+    Cli made = Cli.run("simulate", "--home", home.toString(), scenario.toString());
+    assertEquals(0, made.exit(), made.toString());
+
+    Cli list = Cli.run("list-rate-limits", "--home", home.toString());
+    assertEquals(0, list.exit(), list.toString());
+    assertEquals(List.of(
+        "CHANNEL_OR_CLIENT_ID  DENOM     SEND_%  RECV_%  HOURS  INFLOW  OUTFLOW  CHANNEL_VALUE",
+        "channel-5             \"uatom \"  10      10      24     0       0        1000"),
+        list.outLines());
+    Cli capacity =
+        Cli.run("remaining-capacity", "channel-5", "--denom", "uatom ", "--home", home.toString());
+    assertEquals(0, capacity.exit(), capacity.toString());
+    assertEquals("path: channel-5 \"uatom \"", capacity.outLines().get(0));
+  }
+
   /** A trace or a lower-case hash is not how the chain holds a denom: code 2, and what to give. */
   @Test
   void aDenomInAnotherForm_isCode2_withANoteNamingTheChainsForm() {

@@ -104,8 +104,8 @@ public final class QueryOutput {
         rc.send().netFlow().toString(), remaining(rc.send().remaining()));
     t.row("recv", Integer.toString(rc.recv().percent()), rc.recv().threshold().toString(),
         rc.recv().netFlow().toString(), remaining(rc.recv().remaining()));
-    return "path: " + TerminalText.shown(rc.path().channelOrClientId(), Integer.MAX_VALUE) + " "
-        + TerminalText.shown(rc.path().denom(), Integer.MAX_VALUE) + "\n"
+    return "path: " + TextTable.cell(rc.path().channelOrClientId()) + " "
+        + TextTable.cell(rc.path().denom()) + "\n"
         + t.render()
         + "window_resets_at: " + rc.windowResetsAt() + "\n"
         + "seconds_until_reset: " + rc.secondsUntilReset() + "\n"

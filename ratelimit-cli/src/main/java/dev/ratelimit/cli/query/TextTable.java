@@ -1,5 +1,6 @@
 package dev.ratelimit.cli.query;
 
+import dev.ratelimit.core.model.Texts;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,9 +29,19 @@ public final class TextTable {
     return this;
   }
 
-  /** {@code value} as one line: as it is, or quoted with its control characters escaped. */
+  /**
+   * {@code value} as one line: as it is, or quoted with its control characters escaped; quoted
+   * too when it is empty or starts or ends with a space, which a bare cell would not show (the
+   * whitelist matches addresses exactly, spaces included).
+   */
   static String cell(String value) {
-    return TerminalText.shown(value, Integer.MAX_VALUE);
+    return value.isEmpty() || isSpace(value.codePointAt(0)) || isSpace(value.codePointBefore(value.length()))
+        ? Texts.quote(value, Integer.MAX_VALUE, TerminalText::unsafe)
+        : TerminalText.shown(value, Integer.MAX_VALUE);
+  }
+
+  private static boolean isSpace(int c) {
+    return Character.isWhitespace(c) || Character.isSpaceChar(c);
   }
 
   public boolean isEmpty() {

@@ -27,6 +27,19 @@ class TextTableTest {
     assertEquals("\"\\u007f\"", TextTable.cell("\u007f"));
   }
 
+  /** Padding is stripped from a line's end, so spaces a value has at its edges are quoted. */
+  @Test
+  void aCellWithSpaceAtAnEdge_orEmpty_isQuoted() {
+    String table = new TextTable("SENDER", "RECEIVER")
+        .row("stride1a", "osmo1b ").row(" stride1a", "osmo1b").row("a b", "").render();
+    assertEquals("SENDER       RECEIVER\n"
+        + "stride1a     \"osmo1b \"\n"
+        + "\" stride1a\"  osmo1b\n"
+        + "a b          \"\"\n", table);
+    assertEquals("\"uatom\u00a0\"", TextTable.cell("uatom\u00a0")); // no-break space
+    assertEquals("\"\u3000x\"", TextTable.cell("\u3000x")); // ideographic space
+  }
+
   @Test
   void terminalControlsBeyondAscii_areEscaped_otherTextIsNot() {
     assertEquals("\"\\u009b31m\"", TextTable.cell("\u009b31m")); // C1: CSI
