@@ -364,10 +364,8 @@ public final class NodeClient implements QuerySource {
         } else {
           root = JSON.readTree(text.get()); // decoded once, above
         }
-      } catch (JsonProcessingException e) {
+      } catch (JsonProcessingException e) { // readTree of a String throws no other IOException
         problem = e.getOriginalMessage();
-      } catch (IOException e) {
-        problem = message(e);
       }
       if (root == null || !root.isObject()) {
         String excerpt = excerpt(body);

@@ -72,7 +72,11 @@ public record Step(
 
   public record Send(PacketSpec packet) implements Action {}
 
-  /** @param appAck {@code success}, {@code error} or {@code async} */
+  /**
+   * A packet received from the counterparty.
+   *
+   * @param appAck {@code success}, {@code error} or {@code async}
+   */
   public record Recv(PacketSpec packet, String appAck) implements Action {}
 
   /** The app writes a receive's async ack through the middleware. */
@@ -102,6 +106,8 @@ public record Step(
   public record WhitelistRemove(String sender, String receiver) implements Action {}
 
   /**
+   * {@code check_rate_limit}: the limit of one path as the keeper holds it, or its absence.
+   *
    * @param flow expected {@code inflow}, {@code outflow}, {@code channel_value} (any subset)
    * @param quota expected {@code max_percent_send}, {@code max_percent_recv}, {@code
    *     duration_hours} (any subset)
@@ -133,6 +139,8 @@ public record Step(
   public record CheckExport(GenesisState genesis) implements Check {}
 
   /**
+   * {@code check_query}: a query's answer.
+   *
    * @param query {@code all_rate_limits}, {@code rate_limits_by_channel}, {@code
    *     rate_limits_by_chain} or {@code remaining_capacity}
    */
