@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -118,6 +119,7 @@ public final class HomeSnapshot implements AutoCloseable {
       throw new HomeException("--home is empty: give the node home's directory");
     }
     if (!Files.exists(home)) {
+      requireReadable(home, home);
       throw new HomeException("home " + home + " does not exist");
     }
     if (!Files.isDirectory(home)) {
@@ -125,6 +127,7 @@ public final class HomeSnapshot implements AutoCloseable {
     }
     Path data = NodeHome.dataDir(home);
     if (!Files.isRegularFile(data.resolve("CURRENT"))) {
+      requireReadable(home, data.resolve("CURRENT"));
       throw new HomeException(
           "no database in " + home + " (expected a LevelDB in " + data
               + "; create one with 'ratelimit demo --home DIR' or a node)" + homeHint(home));
@@ -137,6 +140,9 @@ public final class HomeSnapshot implements AutoCloseable {
     }
     try {
       copyTree(data, copy);
+    } catch (AccessDeniedException e) {
+      copy.discard();
+      throw permissionDenied(home, e);
     } catch (IOException | UncheckedIOException e) {
       copy.discard();
       throw new HomeException("cannot copy " + data + " for reading: " + e.getMessage(), e);
@@ -171,6 +177,27 @@ public final class HomeSnapshot implements AutoCloseable {
       copy.discard();
       throw new HomeException("cannot read the database of " + home + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Throws when {@code path}, which {@link Files#exists} or {@link Files#isRegularFile} did not
+   * find, may be there but this user may not look (a home of the node's own user, mode 700):
+   * "no database" or "does not exist" would send the operator looking for the wrong thing.
+   */
+  private static void requireReadable(Path home, Path path) {
+    try {
+      Files.readAttributes(path, BasicFileAttributes.class);
+    } catch (AccessDeniedException e) {
+      throw permissionDenied(home, e);
+    } catch (IOException absentOrOther) {
+      // absent (or of another kind): the caller's message says so
+    }
+  }
+
+  private static HomeException permissionDenied(Path home, AccessDeniedException e) {
+    return new HomeException("cannot read the database of " + home + ": permission denied"
+        + (e.getFile() == null ? "" : " on " + e.getFile())
+        + " (run the query as a user who may read the home, such as the node's)", e);
   }
 
   /**

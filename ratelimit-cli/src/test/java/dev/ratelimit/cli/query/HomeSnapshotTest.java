@@ -55,6 +55,36 @@ class HomeSnapshotTest {
     }
   }
 
+  /**
+   * A home this user may not read (a node's own, mode 700) is "permission denied", not "no
+   * database". Root reads everything, so this runs only as another user (checked by hand as
+   * nobody on 2026-11-28, home, data directory and files each made unreadable in turn).
+   */
+  @Test
+  void anUnreadableHome_isPermissionDenied_notNoDatabase() throws IOException {
+    Path home = tmp.resolve("home");
+    Path data = Files.createDirectories(home.resolve("data"));
+    Path current = Files.writeString(data.resolve("CURRENT"), "MANIFEST-000002\n");
+    java.util.Set<java.nio.file.attribute.PosixFilePermission> none = java.util.Set.of();
+    java.util.Set<java.nio.file.attribute.PosixFilePermission> open =
+        java.nio.file.attribute.PosixFilePermissions.fromString("rwx------");
+    try {
+      Files.setPosixFilePermissions(data, none);
+      org.junit.jupiter.api.Assumptions.assumeFalse(Files.isReadable(data), "root reads it anyway");
+      assertEquals("cannot read the database of " + home + ": permission denied on " + current
+              + " (run the query as a user who may read the home, such as the node's)",
+          assertThrows(HomeException.class, () -> HomeSnapshot.open(home)).getMessage());
+      Files.setPosixFilePermissions(data, open);
+      Files.setPosixFilePermissions(current, none);
+      assertEquals("cannot read the database of " + home + ": permission denied on " + current
+              + " (run the query as a user who may read the home, such as the node's)",
+          assertThrows(HomeException.class, () -> HomeSnapshot.open(home)).getMessage());
+    } finally {
+      Files.setPosixFilePermissions(data, open);
+      Files.setPosixFilePermissions(current, open);
+    }
+  }
+
   @Test
   void afterTheStop_nothingIsWrittenIntoTheCopy() throws IOException {
     Path file = Files.write(tmp.resolve("CURRENT"), new byte[] {1});
