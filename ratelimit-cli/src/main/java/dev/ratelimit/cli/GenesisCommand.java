@@ -1,6 +1,7 @@
 package dev.ratelimit.cli;
 
 import dev.ratelimit.cli.query.HomeSnapshot;
+import dev.ratelimit.cli.query.QueryOutput;
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.genesis.GenesisCodec;
@@ -63,7 +64,7 @@ final class GenesisCommand implements Callable<Integer> {
       try (HomeSnapshot snapshot = HomeSnapshot.open(home)) {
         snapshot.warnings().forEach(io::warn);
         var genesis = snapshot.keeper().exportGenesis(snapshot.context(Instant.EPOCH));
-        io.out().print(GenesisCodec.toJson(genesis) + "\n");
+        io.out().print(QueryOutput.terminalSafeJson(GenesisCodec.toJson(genesis)) + "\n");
         io.out().flush();
       }
       return ExitCode.OK;

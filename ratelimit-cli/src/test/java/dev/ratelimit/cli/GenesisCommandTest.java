@@ -41,6 +41,30 @@ class GenesisCommandTest {
     assertEquals("valid\n", piped.out());
   }
 
+  /**
+   * A denom with a bidi override or a C1 control exports as escapes (the same JSON, as the query
+   * answers print it): raw, it rewrote the terminal's line. The file imports to the same denom.
+   */
+  @Test
+  void export_escapesWhatIsUnsafeOnATerminal_andStillRoundTrips(@TempDir Path tmp)
+      throws IOException {
+    Path scenario = Files.writeString(tmp.resolve("bidi.json"), "{\"name\": \"bidi\","
+        + " \"genesis\": {\"blacklisted_denoms\": [\"ev\\u202eil\\u009bx\"]}, \"steps\": []}");
+    Path home = tmp.resolve("home");
+    assertEquals(0, Cli.run("simulate", "--home", home.toString(), scenario.toString()).exit());
+    Cli export = Cli.run("genesis", "export", "--home", home.toString());
+    assertEquals(0, export.exit(), export.toString());
+    assertTrue(export.out().contains("\"blacklisted_denoms\": [\"ev\\u202eil\\u009bx\"]"),
+        export.out());
+    assertTrue(export.out().chars().noneMatch(c -> c == 0x202e || c == 0x9b), export.out());
+
+    Path again = Files.writeString(tmp.resolve("again.json"), "{\"name\": \"again\", \"genesis\": "
+        + export.out() + ", \"steps\": [{\"op\": \"check_blacklist\","
+        + " \"denoms\": [\"ev\\u202eil\\u009bx\"]}]}");
+    Cli imported = Cli.run("simulate", again.toString());
+    assertEquals(0, imported.exit(), imported.toString());
+  }
+
   /** {@code genesis validate} of a file in {@code dir} holding {@code content}. */
   private static Cli validate(Path dir, String content) throws IOException {
     Path file = dir.resolve("g.json");

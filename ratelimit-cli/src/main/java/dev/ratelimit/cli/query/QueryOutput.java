@@ -30,7 +30,15 @@ public final class QueryOutput {
    * Characters unsafe on a terminal are escaped ({@link TerminalText#json}).
    */
   public static String protoJson(MessageOrBuilder message) {
-    return TerminalText.json(ProtoJson.print(message)) + "\n";
+    return terminalSafeJson(ProtoJson.print(message)) + "\n";
+  }
+
+  /**
+   * The same JSON with characters unsafe on a terminal (bidi overrides, C1 controls) written as
+   * escapes, for JSON printed elsewhere ({@code genesis export}).
+   */
+  public static String terminalSafeJson(String json) {
+    return TerminalText.json(json);
   }
 
   /**
