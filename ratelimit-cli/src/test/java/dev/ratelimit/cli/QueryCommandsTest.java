@@ -342,19 +342,28 @@ class QueryCommandsTest {
         "as_of: height 4, 2024-01-02T00:00:01Z"), r.outLines());
   }
 
+  /**
+   * A new home (by simulate) whose one limit, 10 % both ways over 24 h on channel-5, is on the
+   * denom {@code denomJson} spells inside a JSON string; its supply is 1000.
+   */
+  private Path homeWithALimitOn(String name, String denomJson) throws IOException {
+    Path scenario = Files.writeString(tmp.resolve(name + ".json"), "{\"name\": \"" + name + "\","
+        + " \"supply\": {\"" + denomJson + "\": \"1000\"}, \"channels\": [{\"channel_id\":"
+        + " \"channel-5\"}], \"steps\": [{\"op\": \"msg\", \"msg\": {\"@type\":"
+        + " \"/ratelimit.v1.MsgAddRateLimit\", \"authority\": \"authority\", \"denom\": \""
+        + denomJson + "\", \"channel_or_client_id\": \"channel-5\", \"max_percent_send\": \"10\","
+        + " \"max_percent_recv\": \"10\", \"duration_hours\": \"24\"}, \"expect\": {\"ok\": true}}]}");
+    Path home = tmp.resolve(name + "-home");
+    Cli made = Cli.run("simulate", "--home", home.toString(), scenario.toString());
+    assertEquals(0, made.exit(), made.toString());
+    return home;
+  }
+
   /** As the other answers: before, the path went out as it was, a bidi override or a newline too. */
   @Test
   void remainingCapacity_escapesWhatIsUnsafeOnATerminal_inTextAndJson() throws IOException {
     String denom = "ev\u202eil\nx";
-    Path scenario = tmp.resolve("bidi.json");
-    Files.writeString(scenario, "{\"name\": \"bidi\", \"supply\": {\"ev\\u202eil\\nx\": \"1000\"},"
-        + " \"channels\": [{\"channel_id\": \"channel-5\"}], \"steps\": [{\"op\": \"msg\", \"msg\":"
-        + " {\"@type\": \"/ratelimit.v1.MsgAddRateLimit\", \"authority\": \"authority\", \"denom\":"
-        + " \"ev\\u202eil\\nx\", \"channel_or_client_id\": \"channel-5\", \"max_percent_send\": \"10\","
-        + " \"max_percent_recv\": \"10\", \"duration_hours\": \"24\"}, \"expect\": {\"ok\": true}}]}");
-    Path bidi = tmp.resolve("bidi-home");
-    Cli made = Cli.run("simulate", "--home", bidi.toString(), scenario.toString());
-    assertEquals(0, made.exit(), made.toString());
+    Path bidi = homeWithALimitOn("bidi", "ev\\u202eil\\nx");
 
     Cli text = Cli.run("remaining-capacity", "channel-5", "--denom", denom, "--home", bidi.toString());
     assertEquals(0, text.exit(), text.toString());
@@ -372,15 +381,7 @@ class QueryCommandsTest {
    */
   @Test
   void aDenomEndingInASpace_isQuotedInTheTextAnswers() throws IOException {
-    Path scenario = tmp.resolve("space.json");
-    Files.writeString(scenario, "{\"name\": \"space\", \"supply\": {\"uatom \": \"1000\"},"
-        + " \"channels\": [{\"channel_id\": \"channel-5\"}], \"steps\": [{\"op\": \"msg\", \"msg\":"
-        + " {\"@type\": \"/ratelimit.v1.MsgAddRateLimit\", \"authority\": \"authority\", \"denom\":"
-        + " \"uatom \", \"channel_or_client_id\": \"channel-5\", \"max_percent_send\": \"10\","
-        + " \"max_percent_recv\": \"10\", \"duration_hours\": \"24\"}, \"expect\": {\"ok\": true}}]}");
-    Path home = tmp.resolve("space-home");
-    Cli made = Cli.run("simulate", "--home", home.toString(), scenario.toString());
-    assertEquals(0, made.exit(), made.toString());
+    Path home = homeWithALimitOn("space", "uatom ");
 
     Cli list = Cli.run("list-rate-limits", "--home", home.toString());
     assertEquals(0, list.exit(), list.toString());
