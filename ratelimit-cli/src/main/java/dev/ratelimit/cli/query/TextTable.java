@@ -35,7 +35,10 @@ public final class TextTable {
    * whitelist matches addresses exactly, spaces included).
    */
   static String cell(String value) {
-    return value.isEmpty() || isSpace(value.codePointAt(0)) || isSpace(value.codePointBefore(value.length()))
+    boolean spaceAtAnEdge = value.isEmpty()
+        || isSpace(value.codePointAt(0))
+        || isSpace(value.codePointBefore(value.length()));
+    return spaceAtAnEdge
         ? Texts.quote(value, Integer.MAX_VALUE, TerminalText::unsafe)
         : TerminalText.shown(value, Integer.MAX_VALUE);
   }
