@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import dev.ratelimit.core.ErrorCode;
 import dev.ratelimit.core.RateLimitException;
 import dev.ratelimit.core.model.JsonSyntax;
@@ -32,9 +33,24 @@ public final class GoJson {
   private static final char[] HEX = "0123456789abcdef".toCharArray();
   private static final int MAX_REASON_CHARS = 200;
 
-  // Field names are not interned: a hostile packet could otherwise fill the symbol table.
+  // Field names are not interned: a hostile packet could otherwise fill the symbol table. Every
+  // read limit is pinned, none left to Jackson's defaults: those changed between releases (a 5 M
+  // then 20 M-character string limit), so two nodes linking different jackson-core versions
+  // would split on one packet (a memo or an ack result longer than the limit). The bounds are
+  // SPEC's: JsonSyntax has refused nesting past its depth already, and the packet's size is the
+  // chain's to bound.
   private static final JsonFactory FACTORY =
-      JsonFactory.builder().disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES).build();
+      JsonFactory.builder()
+          .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
+          .streamReadConstraints(StreamReadConstraints.builder()
+              .maxStringLength(Integer.MAX_VALUE)
+              .maxNameLength(Integer.MAX_VALUE)
+              .maxNumberLength(Integer.MAX_VALUE)
+              .maxNestingDepth(Integer.MAX_VALUE)
+              .maxDocumentLength(-1)
+              .maxTokenCount(-1)
+              .build())
+          .build();
 
   private GoJson() {}
 

@@ -192,4 +192,15 @@ class AcknowledgementCodecTest {
             .digest("UNIVERSAL_ERROR_ACKNOWLEDGEMENT".getBytes(StandardCharsets.US_ASCII));
     assertArrayEquals(UNIVERSAL, digest);
   }
+  /**
+   * No read limit is left to Jackson's defaults (20 M characters per string in this release, 5 M
+   * in 2.15.0): nodes linking other jackson-core versions must not split on one ack.
+   */
+  @Test
+  void anAckResultPastJacksonsDefaultStringLimit_isASuccess() {
+    byte[] result = new byte[15_000_003]; // 20,000,004 base64 characters
+    result[0] = 1;
+    byte[] ack = utf8("{\"result\":\"" + Base64.getEncoder().encodeToString(result) + "\"}");
+    assertEquals(SUCCESS, AcknowledgementCodec.classify(ack));
+  }
 }

@@ -265,7 +265,12 @@ class PacketDataCodecTest {
         arguments("2^256", withAmount("'" + Amounts.LIMIT + "'"), AMOUNT, "amount"),
         arguments("79 digits", withAmount("'1" + "0".repeat(78) + "'"), AMOUNT, "amount"),
         arguments(
-            "very long digit run", withAmount("'" + "9".repeat(100_000) + "'"), AMOUNT, "amount"));
+            "very long digit run", withAmount("'" + "9".repeat(100_000) + "'"), AMOUNT, "amount"),
+        // past Jackson's default name and number limits: our reason, whatever jackson-core says
+        arguments("unknown key of 60,000 characters", j("{" + ok + ",'" + "k".repeat(60_000) + "':'x'}"),
+            DATA, "unknown key"),
+        arguments("memo a number of 1,001 digits", j("{" + ok + ",'memo':" + "9".repeat(1_001) + "}"),
+            DATA, "\"memo\" must be a JSON string"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -283,6 +288,17 @@ class PacketDataCodecTest {
       assertEquals(e.code(), inPlace.code());
       assertEquals(e.getMessage(), inPlace.getMessage());
     }
+  }
+
+  /** Past Jackson's default string limit (20 M characters), with an escape: the general path. */
+  @Test
+  void decode_aMemoPastJacksonsDefaultStringLimit_isRead() {
+    String memo = "\\n" + "m".repeat(20_000_000);
+    assertEquals(
+        "\n" + "m".repeat(20_000_000),
+        PacketDataCodec.decode(
+                j("{'denom':'d','amount':'1','sender':'s','receiver':'r','memo':'" + memo + "'}"))
+            .memo());
   }
 
   @Test
