@@ -28,8 +28,11 @@ public final class Sha256 {
    * @throws NullPointerException if {@code data} is {@code null}
    */
   public static byte[] hash(byte[] data) {
-    // digest(data) resets the digest when it completes, and it cannot stop half way (a null
-    // input fails before the digest reads it), so the next call starts from a clean state
-    return DIGEST.get().digest(data);
+    // digest(data) resets the digest when it completes, and a null input fails before the digest
+    // reads it; the reset first also covers an Error (a stack overflow) thrown half way through
+    // an earlier call on this thread, which would leave its bytes in the next hash
+    MessageDigest d = DIGEST.get();
+    d.reset();
+    return d.digest(data);
   }
 }
