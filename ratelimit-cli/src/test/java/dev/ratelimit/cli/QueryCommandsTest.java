@@ -99,13 +99,13 @@ class QueryCommandsTest {
     Path other = simulatedHome("other-prefix");
     try (LevelDbKvStore db = LevelDbKvStore.open(NodeHome.dataDir(other))) {
       List<KvEntry> moved = new ArrayList<>();
-      try (KvScan scan = db.scanPrefix(NodeHome.RATELIMIT_PREFIX)) {
+      try (KvScan scan = db.scanPrefix(NodeHome.ratelimitPrefix())) {
         scan.forEachRemaining(moved::add);
       }
       assertFalse(moved.isEmpty());
       byte[] prefix = "mod/rl/".getBytes(StandardCharsets.US_ASCII);
       for (KvEntry e : moved) { // s/ratelimit/<k> becomes mod/rl/<k>
-        byte[] rest = Arrays.copyOfRange(e.key(), NodeHome.RATELIMIT_PREFIX.length, e.key().length);
+        byte[] rest = Arrays.copyOfRange(e.key(), NodeHome.ratelimitPrefix().length, e.key().length);
         byte[] key = Arrays.copyOf(prefix, prefix.length + rest.length);
         System.arraycopy(rest, 0, key, prefix.length, rest.length);
         db.put(key, e.value());
@@ -506,7 +506,7 @@ class QueryCommandsTest {
   void remainingCapacity_ofAHomeWithoutItsLastBlock_measuresFromNow_toTheSecond(@TempDir Path copy)
       throws IOException {
     Path h = copyHome(copy);
-    inDatabase(h, db -> db.delete(dev.ratelimit.core.store.NodeHome.LAST_BLOCK_KEY));
+    inDatabase(h, db -> db.delete(dev.ratelimit.core.store.NodeHome.lastBlockKey()));
 
     Cli r = Cli.run("remaining-capacity", "channel-5", "--denom", OSMO, "--output", "json",
         "--home", h.toString());

@@ -34,7 +34,7 @@ import javax.inject.Named;
 public abstract class RateLimitWiringModule {
   private RateLimitWiringModule() {}
 
-  @Provides @Named(STORE_PREFIX) static byte[] prefix() { return NodeHome.RATELIMIT_PREFIX; }
+  @Provides @Named(STORE_PREFIX) static byte[] prefix() { return NodeHome.ratelimitPrefix(); }
   @Binds abstract BankSupply bankSupply(BankKeeper bank);              // supply at window start
   @Binds abstract IbcChannels ibcChannels(IbcCore ibc);                // channel -> chain id
   @Binds @Named(DOWNSTREAM) abstract Ics4Wrapper below(IbcCore ibc);   // IBC core under it

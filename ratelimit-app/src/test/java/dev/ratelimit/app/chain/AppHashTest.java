@@ -68,7 +68,7 @@ class AppHashTest {
       assertEquals(strideHeight + 1, NodeHome.readLastBlock(db).orElseThrow().height());
       try (var scan = NodeHome.rateLimitStore(db).scan(null, null)) {
         assertTrue(scan.hasNext(), "rate-limit keys live under "
-            + new String(NodeHome.RATELIMIT_PREFIX, StandardCharsets.UTF_8));
+            + new String(NodeHome.ratelimitPrefix(), StandardCharsets.UTF_8));
       }
     }
   }

@@ -67,7 +67,7 @@ public interface ForwardingChainComponent {
     @Provides
     @Named(RateLimitCoreModule.STORE_PREFIX)
     static byte[] rateLimitStorePrefix() {
-      return NodeHome.RATELIMIT_PREFIX;
+      return NodeHome.ratelimitPrefix();
     }
 
     @Binds

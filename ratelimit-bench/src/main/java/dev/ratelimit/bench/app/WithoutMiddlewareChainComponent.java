@@ -66,7 +66,7 @@ public interface WithoutMiddlewareChainComponent {
     @Provides
     @Named(RateLimitCoreModule.STORE_PREFIX)
     static byte[] rateLimitStorePrefix() {
-      return NodeHome.RATELIMIT_PREFIX;
+      return NodeHome.ratelimitPrefix();
     }
 
     @Binds

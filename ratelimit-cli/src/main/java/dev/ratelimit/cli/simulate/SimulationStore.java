@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * The database a scenario runs over: the module's keys go under {@link NodeHome#RATELIMIT_PREFIX}
+ * The database a scenario runs over: the module's keys go under {@link NodeHome#ratelimitPrefix()}
  * and each committed block writes {@link NodeHome#writeLastBlock}, exactly as in a node's home.
  */
 public interface SimulationStore extends AutoCloseable {

@@ -8,23 +8,40 @@ import java.util.Optional;
 /**
  * The on-disk layout of a node's home directory that the example chain writes and the {@code
  * ratelimit} CLI reads: one LevelDB under {@code <home>/data}, the rate-limit module's keys under
- * {@link #RATELIMIT_PREFIX}, and the last committed block's height and time under {@link
- * #LAST_BLOCK_KEY} (queries measure "seconds until reset" from it).
+ * {@link #ratelimitPrefix()}, and the last committed block's height and time under {@link
+ * #lastBlockKey()} (queries measure "seconds until reset" from it).
+ *
+ * <p>The keys are handed out as copies: a caller that changed a shared array would move every
+ * later read and write of the process to another key.
  */
 public final class NodeHome {
   /** The LevelDB directory inside a home. */
   public static final String DATA_DIR = "data";
 
-  /** {@link #RATELIMIT_PREFIX} as text, for messages. */
+  /** {@link #ratelimitPrefix()} as text, for messages. */
   public static final String PREFIX_TEXT = "s/ratelimit/";
 
-  /** Every key of the rate-limit module starts with this. */
-  public static final byte[] RATELIMIT_PREFIX = PREFIX_TEXT.getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] RATELIMIT_PREFIX = PREFIX_TEXT.getBytes(StandardCharsets.US_ASCII);
 
-  /** Height (8 bytes) and time (seconds 8 bytes, nanos 4 bytes) of the last committed block. */
-  public static final byte[] LAST_BLOCK_KEY = "m/last_block".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] LAST_BLOCK_KEY = "m/last_block".getBytes(StandardCharsets.US_ASCII);
 
   private NodeHome() {}
+
+  /**
+   * Every key of the rate-limit module starts with this: {@code s/ratelimit/} (a new array on each
+   * call).
+   */
+  public static byte[] ratelimitPrefix() {
+    return RATELIMIT_PREFIX.clone();
+  }
+
+  /**
+   * The key of the last committed block's height (8 bytes) and time (seconds 8 bytes, nanos 4
+   * bytes): {@code m/last_block} (a new array on each call).
+   */
+  public static byte[] lastBlockKey() {
+    return LAST_BLOCK_KEY.clone();
+  }
 
   /** A committed block's header facts. */
   public record LastBlock(long height, Instant time) {}
@@ -36,7 +53,7 @@ public final class NodeHome {
 
   /**
    * The rate-limit module's keys of the node's store, for tools that read them directly. A keeper
-   * built with {@link #RATELIMIT_PREFIX} adds the prefix itself: give it (and the query service)
+   * built with {@link #ratelimitPrefix()} adds the prefix itself: give it (and the query service)
    * the whole store, not this view.
    */
   public static KvStore rateLimitStore(KvStore db) {

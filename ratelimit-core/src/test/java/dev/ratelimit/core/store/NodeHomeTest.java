@@ -24,12 +24,12 @@ class NodeHomeTest {
     assertEquals(Optional.of(block), NodeHome.readLastBlock(db));
     assertEquals(
         "000000000000002a" + "0000000065925be8" + "00000007",
-        HexFormat.of().formatHex(db.get(NodeHome.LAST_BLOCK_KEY).orElseThrow()));
+        HexFormat.of().formatHex(db.get(NodeHome.lastBlockKey()).orElseThrow()));
   }
 
   @Test
   void lastBlock_ofAnotherLength_isCorruption() {
-    db.put(NodeHome.LAST_BLOCK_KEY, new byte[19]);
+    db.put(NodeHome.lastBlockKey(), new byte[19]);
     assertEquals("corrupt last block record: 19 bytes",
         assertThrows(StorageException.class, () -> NodeHome.readLastBlock(db)).getMessage());
   }
@@ -40,6 +40,20 @@ class NodeHomeTest {
     assertArrayEquals(new byte[] {2},
         db.get("s/ratelimit/\u0001".getBytes(StandardCharsets.US_ASCII)).orElseThrow());
     assertEquals(Path.of("/h/data"), NodeHome.dataDir(Path.of("/h")));
+  }
+
+  @Test
+  void theKeys_areHandedOutAsCopies_soACallerCannotMoveThemForTheProcess() {
+    byte[] prefix = NodeHome.ratelimitPrefix();
+    byte[] lastBlock = NodeHome.lastBlockKey();
+    assertEquals(NodeHome.PREFIX_TEXT, new String(prefix, StandardCharsets.US_ASCII));
+    assertEquals("m/last_block", new String(lastBlock, StandardCharsets.US_ASCII));
+    prefix[0] = 'x';
+    lastBlock[0] = 'x';
+    assertArrayEquals("s/ratelimit/".getBytes(StandardCharsets.US_ASCII), NodeHome.ratelimitPrefix());
+    assertArrayEquals("m/last_block".getBytes(StandardCharsets.US_ASCII), NodeHome.lastBlockKey());
+    NodeHome.writeLastBlock(db, new NodeHome.LastBlock(1, Instant.EPOCH));
+    assertEquals(Optional.of(new NodeHome.LastBlock(1, Instant.EPOCH)), NodeHome.readLastBlock(db));
   }
 
   @Test
