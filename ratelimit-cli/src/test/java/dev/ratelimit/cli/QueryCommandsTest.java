@@ -99,13 +99,14 @@ class QueryCommandsTest {
     Path other = simulatedHome("other-prefix");
     try (LevelDbKvStore db = LevelDbKvStore.open(NodeHome.dataDir(other))) {
       List<KvEntry> moved = new ArrayList<>();
-      try (KvScan scan = db.scanPrefix(NodeHome.ratelimitPrefix())) {
+      byte[] from = NodeHome.ratelimitPrefix();
+      try (KvScan scan = db.scanPrefix(from)) {
         scan.forEachRemaining(moved::add);
       }
       assertFalse(moved.isEmpty());
       byte[] prefix = "mod/rl/".getBytes(StandardCharsets.US_ASCII);
       for (KvEntry e : moved) { // s/ratelimit/<k> becomes mod/rl/<k>
-        byte[] rest = Arrays.copyOfRange(e.key(), NodeHome.ratelimitPrefix().length, e.key().length);
+        byte[] rest = Arrays.copyOfRange(e.key(), from.length, e.key().length);
         byte[] key = Arrays.copyOf(prefix, prefix.length + rest.length);
         System.arraycopy(rest, 0, key, prefix.length, rest.length);
         db.put(key, e.value());

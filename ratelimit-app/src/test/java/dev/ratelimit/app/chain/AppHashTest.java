@@ -22,7 +22,6 @@ import dev.ratelimit.core.store.LevelDbKvStore;
 import dev.ratelimit.core.store.NodeHome;
 import dev.ratelimit.core.store.StorageException;
 import dev.ratelimit.core.store.StoreDigest;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,8 +66,7 @@ class AppHashTest {
     try (LevelDbKvStore db = LevelDbKvStore.open(NodeHome.dataDir(home))) {
       assertEquals(strideHeight + 1, NodeHome.readLastBlock(db).orElseThrow().height());
       try (var scan = NodeHome.rateLimitStore(db).scan(null, null)) {
-        assertTrue(scan.hasNext(), "rate-limit keys live under "
-            + new String(NodeHome.ratelimitPrefix(), StandardCharsets.UTF_8));
+        assertTrue(scan.hasNext(), "rate-limit keys live under " + NodeHome.PREFIX_TEXT);
       }
     }
   }
